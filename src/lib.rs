@@ -1,0 +1,26 @@
+//! Hoyito: plays, studies and solves the Dominican mancala games Hoyito I, II and III.
+//!
+//! The rules engine ([`Position`], [`Game`]) implements `RULES.md` exactly on any
+//! board of two rows of 2 to 16 holes. Modules are private and re-exported here as
+//! one flat API.
+
+#![warn(missing_docs)]
+
+mod moves;
+mod notation;
+mod perft;
+mod position;
+mod rules;
+mod side;
+mod sowing;
+
+pub use moves::{Move, MoveList, ParseMoveError};
+pub use notation::ParsePositionError;
+pub use perft::perft;
+pub use position::{IllegalMove, MoveEffect, Position};
+pub use rules::{
+    check_board, LastFour, Leftover, Rules, RulesError, StallRules, UnknownVariant, Variant,
+    MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,
+};
+pub use side::{BySide, Side};
+pub use sowing::{Board, CaptureKind, Observer, Step, Trace};

@@ -1,0 +1,334 @@
+//! The position: board, side to move and captures, cheap to copy, and the moves
+//! that change it.
+//!
+//! A position holds what the notation of RULES.md holds and nothing else; the
+//! variant comes with each call, so one position type serves all three games.
+//! History-dependent rules (stalled games) live in [`crate::game`].
+//!
+//! Three levels of the same act, as in cozy-chess: [`Position::play`] checks the
+//! move and returns an error, [`Position::play_unchecked`] is the fast path for
+//! moves that came from move generation (it still reports endless sowing, which
+//! only simulation reveals), and [`Position::play_traced`] records every step.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::moves::{Move, MoveList};
+use crate::rules::{LastFour, Rules, Variant};
+use crate::side::{BySide, Side};
+use crate::sowing::{self, Board, Observer, Step, Trace};
+
+/// A Hoyito position on a board of two rows of `n` holes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) holes: u8,
+    pub(crate) side: Side,
+    pub(crate) captures: BySide<u8>,
+}
+
+/// What a move did, beyond the new position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MoveEffect {
+    /// Seeds the mover captured in casas (a multiple of four).
+    pub captured: u8,
+    /// The game ended with this move (the last seeds were taken).
+    pub game_over: bool,
+    /// The mover moves again (II and III after a capture).
+    pub extra_move: bool,
+}
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum IllegalMove {
+    /// The game is over: nothing more can be played.
+    #[error("the game is over: no move can be played")]
+    GameOver,
+    /// Hole number beyond the row.
+    #[error("hole {number} is out of range: {side}'s holes are 1..{holes}")]
+    OutOfRange {
+        /// The number given (1-based).
+        number: u8,
+        /// Row length.
+        holes: u8,
+        /// The mover.
+        side: Side,
+    },
+    /// The hole is empty.
+    #[error("{side}'s hole {number} is empty")]
+    EmptyHole {
+        /// The number given (1-based).
+        number: u8,
+        /// The mover.
+        side: Side,
+    },
+    /// The sowing would repeat a state and never end.
+    #[error("{side}'s hole {number}: its sowing never ends, so it is not a legal move")]
+    Endless {
+        /// The number given (1-based).
+        number: u8,
+        /// The mover.
+        side: Side,
+    },
+    /// A pass while a sowing move is legal.
+    #[error("{side} cannot pass: they have a legal move")]
+    PassWithMoves {
+        /// The mover.
+        side: Side,
+    },
+}
+
+impl Position {
+    /// The start position of `rules`: every hole holds `rules.seeds`, South to move.
+    pub fn start(rules: &Rules) -> Position {
+        let mut board = [0u8; 32];
+        board[..2 * rules.holes as usize].fill(rules.seeds);
+        Position {
+            board,
+            holes: rules.holes,
+            side: Side::South,
+            captures: BySide::default(),
+        }
+    }
+
+    /// Holes per row.
+    #[inline]
+    pub fn holes(&self) -> u8 {
+        self.holes
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Seeds captured so far by each side.
+    #[inline]
+    pub fn captures(&self) -> BySide<u8> {
+        self.captures
+    }
+
+    /// Seeds per hole in sowing order (`2n` entries: South 1..n, North 1..n).
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.board[..self.len()]
+    }
+
+    /// The row of `side`, from its hole 1 to hole n.
+    #[inline]
+    pub fn row(&self, side: Side) -> &[u8] {
+        let n = self.holes as usize;
+        let start = side.index() * n;
+        &self.board[start..start + n]
+    }
+
+    /// Seeds on the board.
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        self.board.iter().map(|&s| s as u32).sum()
+    }
+
+    /// Seeds in play: board plus captures.
+    pub fn total_seeds(&self) -> u32 {
+        self.seeds_on_board() + self.captures.south as u32 + self.captures.north as u32
+    }
+
+    /// Whether the game is over. The game ends only by taking the last seeds, so a
+    /// finished game is exactly one whose board is empty.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.board == [0u8; 32]
+    }
+
+    /// Number of holes on the board (`2n`).
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        2 * self.holes as usize
+    }
+
+    /// Board index of `side`'s hole `i` (0-based within the row).
+    #[inline]
+    pub(crate) fn index_of(&self, side: Side, i: u8) -> usize {
+        side.index() * self.holes as usize + i as usize
+    }
+
+    /// A hash of board and side to move (not captures), for repetition and
+    /// transposition tables. Equal positions hash equal; compare positions to be
+    /// sure of the converse.
+    #[inline]
+    pub fn hash_key(&self) -> u64 {
+        let mut h = 0x243F_6A88_85A3_08D3u64 ^ self.side as u64;
+        for chunk in self.board.chunks_exact(8) {
+            let w = u64::from_le_bytes(chunk.try_into().expect("chunks of eight bytes"));
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h
+    }
+
+    /// Bit `i` set when the mover's hole `i` holds seeds.
+    #[inline]
+    pub fn nonempty_mask(&self) -> u32 {
+        let mut mask = 0u32;
+        for (i, &s) in self.row(self.side).iter().enumerate() {
+            mask |= ((s != 0) as u32) << i;
+        }
+        mask
+    }
+
+    /// The legal moves. Every non-empty hole of the mover is simulated, since only
+    /// simulation shows endless sowing. A player with no legal sowing has one
+    /// move, [`Move::Pass`]; a finished game has none.
+    pub fn legal_moves(&self, rules: &Rules) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_child(rules, |mv, _, _| list.push(mv));
+        list
+    }
+
+    /// Calls `f` with every legal move, the position it leads to and its effect,
+    /// simulating each move once. Used by move generation, perft and search.
+    #[inline]
+    pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(Move, Position, MoveEffect)) {
+        if self.is_over() {
+            return;
+        }
+        let mut mask = self.nonempty_mask();
+        let mut any = false;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            if let Some((child, effect)) = self.sow_move(rules.variant, i, rules.last_four, &mut ())
+            {
+                any = true;
+                f(Move::Sow(i), child, effect);
+            }
+        }
+        if !any {
+            let (child, effect) = self.pass();
+            f(Move::Pass, child, effect);
+        }
+    }
+
+    /// Plays a move that move generation produced. Returns `None` for a sowing that never ends.
+    ///
+    /// The move must be a non-empty hole of the mover or a pass; anything else is
+    /// a logic error (checked in debug builds).
+    #[inline]
+    pub fn play_unchecked(&self, rules: &Rules, mv: Move) -> Option<(Position, MoveEffect)> {
+        match mv {
+            Move::Sow(i) => self.sow_move(rules.variant, i, rules.last_four, &mut ()),
+            Move::Pass => Some(self.pass()),
+        }
+    }
+
+    /// Plays `mv` after checking it, under `rules` (variant and last-four option).
+    pub fn play(&self, rules: &Rules, mv: Move) -> Result<(Position, MoveEffect), IllegalMove> {
+        self.play_observed(rules, mv, &mut ())
+    }
+
+    /// As [`Position::play`], and records every step of the move in `trace`.
+    pub fn play_traced(
+        &self,
+        rules: &Rules,
+        mv: Move,
+        trace: &mut Trace,
+    ) -> Result<(Position, MoveEffect), IllegalMove> {
+        self.play_observed(rules, mv, trace)
+    }
+
+    fn play_observed<O: Observer>(
+        &self,
+        rules: &Rules,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<(Position, MoveEffect), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        let side = self.side;
+        match mv {
+            Move::Pass => {
+                if self.legal_moves(rules).as_slice() != [Move::Pass] {
+                    return Err(IllegalMove::PassWithMoves { side });
+                }
+                obs.step(Step::Pass);
+                Ok(self.pass())
+            }
+            Move::Sow(i) => {
+                let number = i + 1;
+                if i >= self.holes {
+                    let holes = self.holes;
+                    return Err(IllegalMove::OutOfRange {
+                        number,
+                        holes,
+                        side,
+                    });
+                }
+                if self.row(side)[i as usize] == 0 {
+                    return Err(IllegalMove::EmptyHole { number, side });
+                }
+                self.sow_move(rules.variant, i, rules.last_four, obs)
+                    .ok_or(IllegalMove::Endless { number, side })
+            }
+        }
+    }
+
+    /// The position after a pass.
+    #[inline]
+    fn pass(&self) -> (Position, MoveEffect) {
+        let mut next = *self;
+        next.side = self.side.opponent();
+        (next, MoveEffect::default())
+    }
+
+    /// Sows the mover's hole `i` and applies captures, the end of the game and
+    /// the turn rules.
+    #[inline]
+    fn sow_move<O: Observer>(
+        &self,
+        variant: Variant,
+        i: u8,
+        last_four: LastFour,
+        obs: &mut O,
+    ) -> Option<(Position, MoveEffect)> {
+        let mover = self.side;
+        let mut next = *self;
+        let start = self.index_of(mover, i);
+        let captured = sowing::sow(&mut next.board, self.len(), start, variant, obs)?;
+        let mut effect = MoveEffect {
+            captured,
+            ..MoveEffect::default()
+        };
+        next.captures[mover] += captured;
+        next.side = mover.opponent();
+        if captured > 0 {
+            let left = next.seeds_on_board();
+            if left <= 4 {
+                let taker = match last_four {
+                    LastFour::Capturer => mover,
+                    LastFour::Player(side) => side,
+                };
+                next.captures[taker] += left as u8;
+                next.board = [0; 32];
+                effect.game_over = true;
+                obs.step(Step::LastSeeds {
+                    side: taker,
+                    seeds: left as u8,
+                });
+            } else if variant.has_extra_move() {
+                next.side = mover;
+                effect.extra_move = true;
+                obs.step(Step::ExtraMove(mover));
+            }
+        }
+        Some((next, effect))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}

@@ -1,0 +1,266 @@
+//! The options of the game: which Hoyito, what board, and the decisions of RULES.md.
+//!
+//! Every point that `RULES.md` marks **[decision]** is a named field here with the
+//! default given there, so that a study can vary it and a record can state it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::side::Side;
+
+/// Smallest supported row length.
+pub const MIN_HOLES: u8 = 2;
+/// Largest supported row length.
+pub const MAX_HOLES: u8 = 16;
+/// Largest number of seeds a game may hold in all (board and captures together).
+pub const MAX_TOTAL_SEEDS: u32 = 255;
+
+/// Which of the three games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Hoyito I: en passant captures, no extra move.
+    I,
+    /// Hoyito II: last-seed casas with a backward chain, extra move after a capture.
+    Ii,
+    /// Hoyito III: last-seed casa only, extra move after a capture.
+    Iii,
+}
+
+impl Variant {
+    /// All three, in order.
+    pub const ALL: [Variant; 3] = [Variant::I, Variant::Ii, Variant::Iii];
+
+    /// Whether a capturing move gives the mover another move.
+    #[inline]
+    pub fn has_extra_move(self) -> bool {
+        !matches!(self, Variant::I)
+    }
+
+    /// The lowercase roman numeral used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::I => "i",
+            Variant::Ii => "ii",
+            Variant::Iii => "iii",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not `i`, `ii` or `iii`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown variant {0:?}: expected one of i, ii, iii")]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "i" | "1" => Ok(Variant::I),
+            "ii" | "2" => Ok(Variant::Ii),
+            "iii" | "3" => Ok(Variant::Iii),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+/// Who gets the seeds left on the board of a stalled game **[decision]**.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Leftover {
+    /// Nobody: the result is decided on captures so far (default).
+    #[default]
+    None,
+    /// Each player takes the seeds in their own row.
+    OwnSide,
+    /// Each player takes half, rounded down.
+    Split,
+}
+
+impl FromStr for Leftover {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" => Ok(Leftover::None),
+            "own-side" => Ok(Leftover::OwnSide),
+            "split" => Ok(Leftover::Split),
+            _ => Err(format!(
+                "unknown leftover policy {s:?}: expected none, own-side or split"
+            )),
+        }
+    }
+}
+
+/// Who takes the seeds left after the capture that brings the board to four or fewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LastFour {
+    /// The player who made that capture (default; rounds 1 and 2 of a Hoyito III match).
+    #[default]
+    Capturer,
+    /// A named player (Hoyito III rounds from round 3: the previous round's winner).
+    Player(Side),
+}
+
+/// When a game that nobody can finish is ended as stalled **[decision]**.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StallRules {
+    /// Plies without a capture after which the game is stalled; 0 turns the limit off.
+    pub no_capture_limit: u32,
+    /// Occurrences of one position (board and side to move) since the last capture
+    /// that stall the game; 0 turns the rule off. RULES.md: the third.
+    pub repetitions: u32,
+    /// Who gets the seeds left on the board.
+    pub leftover: Leftover,
+}
+
+impl Default for StallRules {
+    fn default() -> Self {
+        StallRules {
+            no_capture_limit: 200,
+            repetitions: 3,
+            leftover: Leftover::None,
+        }
+    }
+}
+
+impl StallRules {
+    /// No stall rule at all: games may go on forever (perft, hand analysis).
+    pub const OFF: StallRules = StallRules {
+        no_capture_limit: 0,
+        repetitions: 0,
+        leftover: Leftover::None,
+    };
+}
+
+/// Everything that decides how a game is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rules {
+    /// Which Hoyito.
+    pub variant: Variant,
+    /// Holes per row (`n`), 2..=16.
+    pub holes: u8,
+    /// Seeds per hole at the start.
+    pub seeds: u8,
+    /// Stalled-game rules.
+    pub stall: StallRules,
+    /// Who takes the last seeds.
+    pub last_four: LastFour,
+}
+
+/// Rules that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// Row length outside 2..=16.
+    #[error("board size {0} is out of range: holes per row must be 2 to 16")]
+    Holes(u32),
+    /// Zero seeds per hole.
+    #[error("seeds per hole must be at least 1")]
+    NoSeeds,
+    /// More seeds than the engine's hole counters hold.
+    #[error(
+        "2 x {holes} holes x {seeds} seeds = {total} seeds: at most 255 seeds in all are supported"
+    )]
+    TooManySeeds {
+        /// Holes per row.
+        holes: u32,
+        /// Seeds per hole.
+        seeds: u32,
+        /// Their product, doubled.
+        total: u32,
+    },
+}
+
+impl Rules {
+    /// The standard game of `variant` on 2x6 with 4 seeds per hole and default options.
+    pub fn new(variant: Variant) -> Rules {
+        Rules {
+            variant,
+            holes: 6,
+            seeds: 4,
+            stall: StallRules::default(),
+            last_four: LastFour::Capturer,
+        }
+    }
+
+    /// The same rules on a board of `holes` holes per row, checked.
+    pub fn with_board(self, holes: u32, seeds: u32) -> Result<Rules, RulesError> {
+        check_board(holes, seeds)?;
+        Ok(Rules {
+            holes: holes as u8,
+            seeds: seeds as u8,
+            ..self
+        })
+    }
+
+    /// Total seeds in play.
+    pub fn total_seeds(&self) -> u32 {
+        2 * self.holes as u32 * self.seeds as u32
+    }
+}
+
+/// Checks a board size and seed count against the engine's limits.
+pub fn check_board(holes: u32, seeds: u32) -> Result<(), RulesError> {
+    if !(MIN_HOLES as u32..=MAX_HOLES as u32).contains(&holes) {
+        return Err(RulesError::Holes(holes));
+    }
+    if seeds == 0 {
+        return Err(RulesError::NoSeeds);
+    }
+    let total = 2 * holes * seeds;
+    if total > MAX_TOTAL_SEEDS {
+        return Err(RulesError::TooManySeeds {
+            holes,
+            seeds,
+            total,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_those_of_rules_md() {
+        let r = Rules::new(Variant::Ii);
+        assert_eq!((r.holes, r.seeds, r.total_seeds()), (6, 4, 48));
+        assert_eq!(r.stall.no_capture_limit, 200);
+        assert_eq!(r.stall.repetitions, 3);
+        assert_eq!(r.stall.leftover, Leftover::None);
+        assert_eq!(r.last_four, LastFour::Capturer);
+        assert_eq!(r.with_board(12, 4).unwrap().total_seeds(), 96);
+    }
+
+    #[test]
+    fn board_limits_are_enforced() {
+        let r = Rules::new(Variant::I);
+        assert_eq!(r.with_board(1, 4), Err(RulesError::Holes(1)));
+        assert_eq!(r.with_board(17, 4), Err(RulesError::Holes(17)));
+        assert_eq!(r.with_board(6, 0), Err(RulesError::NoSeeds));
+        assert!(r.with_board(16, 8).is_err());
+        assert!(r.with_board(16, 7).is_ok());
+        assert!(r.with_board(2, 4).is_ok());
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
+        assert!("iv".parse::<Variant>().is_err());
+        assert!(!Variant::I.has_extra_move());
+        assert!(Variant::Ii.has_extra_move() && Variant::Iii.has_extra_move());
+    }
+}

@@ -1,0 +1,252 @@
+//! Relay sowing and captures: the inner loop of every Hoyito move.
+//!
+//! A move picks up a hole and sows lap after lap (relay sowing) until a lap ends
+//! in an empty hole or makes a casa. Relay sowing can cycle forever; RULES.md
+//! makes such a move illegal, so the loop detects a repeated sowing state exactly
+//! with Brent's cycle-finding algorithm (Brent 1980, "An improved Monte Carlo
+//! factorization algorithm"): the state at each relay pick-up is compared with a
+//! saved one, so detection costs one 32-byte comparison per lap and no memory.
+//!
+//! The loop reports what it does to an [`Observer`]; the fast path passes `()`,
+//! which compiles to nothing, and replays pass a [`Trace`].
+
+use crate::rules::Variant;
+use crate::side::Side;
+
+/// The board: seeds per hole in sowing order, South's row then North's.
+pub type Board = [u8; 32];
+
+/// How a capture happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureKind {
+    /// Hoyito I: a seed that was not the last of its lap made four.
+    EnPassant,
+    /// The last seed of a lap made four.
+    Casa,
+    /// Hoyito II: a hole of four just before a captured casa, in sowing order.
+    Chain,
+}
+
+/// One step of a move, in the order it happened, so that a person can follow
+/// relay sowing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// `seeds` seeds picked up from board index `from` and sown from the next hole.
+    Lap {
+        /// Board index picked up.
+        from: u8,
+        /// Seeds in hand.
+        seeds: u8,
+    },
+    /// The lap's last seed fell in board index `hole`, which then held `count`.
+    LapEnd {
+        /// Board index of the last seed.
+        hole: u8,
+        /// Seeds in that hole after the drop.
+        count: u8,
+    },
+    /// The mover took the four seeds of board index `hole`.
+    Capture {
+        /// Board index captured.
+        hole: u8,
+        /// How.
+        kind: CaptureKind,
+    },
+    /// The mover captured and moves again (II, III).
+    ExtraMove(Side),
+    /// The board held at most four seeds after a capture: `side` took `seeds`, game over.
+    LastSeeds {
+        /// Who took them.
+        side: Side,
+        /// How many.
+        seeds: u8,
+    },
+    /// The mover had no legal sowing and passed.
+    Pass,
+}
+
+/// Receives the steps of a move as they happen.
+pub trait Observer {
+    /// One step.
+    fn step(&mut self, step: Step);
+}
+
+impl Observer for () {
+    #[inline(always)]
+    fn step(&mut self, _: Step) {}
+}
+
+/// The steps of one or more moves, for replays and for people.
+pub type Trace = Vec<Step>;
+
+impl Observer for Trace {
+    fn step(&mut self, step: Step) {
+        self.push(step);
+    }
+}
+
+/// The sowing state that must not repeat: the board after a pick-up, the hole
+/// picked up and the seeds in hand.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RelayState {
+    board: Board,
+    from: usize,
+    hand: u8,
+}
+
+/// Sows the seeds of board index `start` (which must be non-empty) with relay
+/// sowing and the captures of `variant`, for a board of `len` holes.
+///
+/// Returns the seeds captured, or `None` if the sowing never ends, in which case
+/// `board` is left in an unspecified state and must be discarded.
+#[inline]
+pub(crate) fn sow<O: Observer>(
+    board: &mut Board,
+    len: usize,
+    start: usize,
+    variant: Variant,
+    obs: &mut O,
+) -> Option<u8> {
+    debug_assert!(board[start] > 0 && len <= 32 && start < len);
+    let mut from = start;
+    let mut hand = board[start];
+    board[start] = 0;
+    let mut saved = RelayState {
+        board: *board,
+        from,
+        hand,
+    };
+    let mut power: u32 = 1;
+    let mut lap: u32 = 1;
+    let mut captured = 0u8;
+    loop {
+        obs.step(Step::Lap {
+            from: from as u8,
+            seeds: hand,
+        });
+        let last = if variant == Variant::I {
+            sow_lap_en_passant(board, len, from, hand, &mut captured, obs)
+        } else {
+            sow_lap(board, len, from, hand)
+        };
+        let count = board[last];
+        obs.step(Step::LapEnd {
+            hole: last as u8,
+            count,
+        });
+        if count == 4 {
+            board[last] = 0;
+            captured += 4;
+            obs.step(Step::Capture {
+                hole: last as u8,
+                kind: CaptureKind::Casa,
+            });
+            if variant == Variant::Ii {
+                captured += capture_chain(board, len, last, obs);
+            }
+            return Some(captured);
+        }
+        if count == 1 {
+            return Some(captured);
+        }
+        hand = count;
+        board[last] = 0;
+        from = last;
+        // Brent: compare with the saved state, move the save at powers of two.
+        if saved.hand == hand && saved.from == from && saved.board == *board {
+            return None;
+        }
+        if lap == power {
+            saved = RelayState {
+                board: *board,
+                from,
+                hand,
+            };
+            power *= 2;
+            lap = 0;
+        }
+        lap += 1;
+    }
+}
+
+/// Sows `hand` seeds from the hole after `from`, without captures; returns the
+/// board index of the last seed.
+#[inline(always)]
+fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> usize {
+    let hand = hand as usize;
+    if hand < len {
+        let mut pos = from;
+        for _ in 0..hand {
+            pos += 1;
+            if pos == len {
+                pos = 0;
+            }
+            board[pos] += 1;
+        }
+        pos
+    } else {
+        let rounds = (hand / len) as u8;
+        for seeds in board[..len].iter_mut() {
+            *seeds += rounds;
+        }
+        let mut pos = from;
+        for _ in 0..hand % len {
+            pos += 1;
+            if pos == len {
+                pos = 0;
+            }
+            board[pos] += 1;
+        }
+        pos
+    }
+}
+
+/// Hoyito I: sows seed by seed, taking every four made by a seed that is not the
+/// lap's last; returns the board index of the last seed.
+#[inline(always)]
+fn sow_lap_en_passant<O: Observer>(
+    board: &mut Board,
+    len: usize,
+    from: usize,
+    hand: u8,
+    captured: &mut u8,
+    obs: &mut O,
+) -> usize {
+    let mut pos = from;
+    for left in (0..hand).rev() {
+        pos += 1;
+        if pos == len {
+            pos = 0;
+        }
+        board[pos] += 1;
+        if board[pos] == 4 && left > 0 {
+            board[pos] = 0;
+            *captured += 4;
+            obs.step(Step::Capture {
+                hole: pos as u8,
+                kind: CaptureKind::EnPassant,
+            });
+        }
+    }
+    pos
+}
+
+/// Hoyito II: after the casa at `last`, takes the holes before it in sowing order
+/// while they hold exactly four.
+#[inline]
+fn capture_chain<O: Observer>(board: &mut Board, len: usize, last: usize, obs: &mut O) -> u8 {
+    let mut taken = 0u8;
+    let mut pos = last;
+    loop {
+        pos = if pos == 0 { len - 1 } else { pos - 1 };
+        if board[pos] != 4 {
+            return taken;
+        }
+        board[pos] = 0;
+        taken += 4;
+        obs.step(Step::Capture {
+            hole: pos as u8,
+            kind: CaptureKind::Chain,
+        });
+    }
+}
