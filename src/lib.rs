@@ -6,14 +6,17 @@
 
 #![warn(missing_docs)]
 
+mod game;
 mod moves;
 mod notation;
 mod perft;
 mod position;
+mod repetition;
 mod rules;
 mod side;
 mod sowing;
 
+pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;

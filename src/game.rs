@@ -1,0 +1,296 @@
+//! A game: positions joined by moves, with the history-dependent rules that a
+//! single position cannot know (stalled games) and the result.
+//!
+//! The stall rules of RULES.md end a game that nobody can finish: the third
+//! occurrence of a position (board and side to move) since the last capture, or
+//! `no_capture_limit` plies without a capture. Repetitions are found exactly: a
+//! hash narrows the search, a full comparison decides.
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::moves::{Move, MoveList};
+use crate::position::{IllegalMove, MoveEffect, Position};
+use crate::repetition::Repetitions;
+use crate::rules::{Leftover, Rules};
+use crate::side::{BySide, Side};
+use crate::sowing::Trace;
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// The last seeds were taken after a capture.
+    Normal,
+    /// A position occurred for the third time since the last capture.
+    Repetition,
+    /// `no_capture_limit` plies passed without a capture.
+    NoCaptureLimit,
+}
+
+impl Ending {
+    /// The name used in records and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Normal => "normal",
+            Ending::Repetition => "repetition",
+            Ending::NoCaptureLimit => "no-capture-limit",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Final seeds of each side: captures, plus leftovers of a stalled game as the
+    /// `leftover` policy gives them.
+    pub scores: BySide<u8>,
+    /// The side with more seeds, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// How the game ended.
+    pub ending: Ending,
+    /// Plies played (passes included).
+    pub plies: u32,
+}
+
+impl Outcome {
+    fn new(scores: BySide<u8>, ending: Ending, plies: u32) -> Outcome {
+        let winner = match scores.south.cmp(&scores.north) {
+            std::cmp::Ordering::Greater => Some(Side::South),
+            std::cmp::Ordering::Less => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome {
+            scores,
+            winner,
+            ending,
+            plies,
+        }
+    }
+}
+
+/// A move that cannot be played in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// The move breaks the rules.
+    #[error("illegal move {mv} at ply {ply}: {reason}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Plies played before it.
+        ply: u32,
+        /// Why.
+        reason: IllegalMove,
+    },
+    /// The game already ended as stalled.
+    #[error("the game is over ({0}): no move can be played")]
+    Stalled(Ending),
+}
+
+/// A game in progress or finished.
+#[derive(Debug, Clone)]
+pub struct Game {
+    rules: Rules,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// The positions since the last capture, counted.
+    recent: Repetitions,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from the start position of `rules`.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(rules, Position::start(&rules))
+    }
+
+    /// A game from a given position.
+    pub fn from_position(rules: Rules, start: Position) -> Game {
+        let mut recent = Repetitions::new();
+        recent.record(start);
+        let mut game = Game {
+            rules,
+            start,
+            position: start,
+            moves: Vec::with_capacity(128),
+            recent,
+            outcome: None,
+        };
+        if start.is_over() {
+            game.outcome = Some(Outcome::new(start.captures(), Ending::Normal, 0));
+        }
+        game
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The first position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played, passes included.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over (finished or stalled).
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The legal moves now; none once the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        if self.is_over() {
+            return MoveList::new();
+        }
+        self.position.legal_moves(&self.rules)
+    }
+
+    /// Plays a move after checking it.
+    pub fn play(&mut self, mv: Move) -> Result<MoveEffect, GameError> {
+        self.play_observed(mv, None)
+    }
+
+    /// Plays a move and records its steps in `trace`.
+    pub fn play_traced(&mut self, mv: Move, trace: &mut Trace) -> Result<MoveEffect, GameError> {
+        self.play_observed(mv, Some(trace))
+    }
+
+    fn play_observed(
+        &mut self,
+        mv: Move,
+        trace: Option<&mut Trace>,
+    ) -> Result<MoveEffect, GameError> {
+        if let Some(outcome) = self.outcome {
+            if outcome.ending != Ending::Normal {
+                return Err(GameError::Stalled(outcome.ending));
+            }
+        }
+        let played = match trace {
+            Some(trace) => self.position.play_traced(&self.rules, mv, trace),
+            None => self.position.play(&self.rules, mv),
+        };
+        let (next, effect) = played.map_err(|reason| GameError::Illegal {
+            mv,
+            ply: self.plies(),
+            reason,
+        })?;
+        self.advance(mv, next, effect);
+        Ok(effect)
+    }
+
+    /// Plays a uniformly random legal move with `rng` and returns it. Simulates
+    /// the non-empty holes in random order and plays the first that ends, which is
+    /// uniform over the legal moves.
+    ///
+    /// # Panics
+    /// If the game is over.
+    pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Move {
+        assert!(!self.is_over(), "play_random on a finished game");
+        let mut mask = self.position.nonempty_mask();
+        while mask != 0 {
+            let k = rng.random_range(0..mask.count_ones());
+            let i = nth_set_bit(mask, k);
+            let mv = Move::Sow(i as u8);
+            if let Some((next, effect)) = self.position.play_unchecked(&self.rules, mv) {
+                self.advance(mv, next, effect);
+                return mv;
+            }
+            mask &= !(1 << i);
+        }
+        let (next, effect) = self
+            .position
+            .play_unchecked(&self.rules, Move::Pass)
+            .expect("a pass always ends");
+        self.advance(Move::Pass, next, effect);
+        Move::Pass
+    }
+
+    /// Records a legal move and its result, and applies the end and stall rules.
+    pub(crate) fn advance(&mut self, mv: Move, next: Position, effect: MoveEffect) {
+        self.moves.push(mv);
+        self.position = next;
+        let plies = self.plies();
+        if next.is_over() {
+            self.outcome = Some(Outcome::new(next.captures(), Ending::Normal, plies));
+            return;
+        }
+        if effect.captured > 0 {
+            self.recent.clear();
+        }
+        let stall = self.rules.stall;
+        let seen = self.recent.record(next);
+        if effect.captured > 0 {
+            return;
+        }
+        let ending = if stall.repetitions > 0 && seen >= stall.repetitions {
+            Ending::Repetition
+        } else if stall.no_capture_limit > 0 && self.recent.len() as u32 > stall.no_capture_limit {
+            Ending::NoCaptureLimit
+        } else {
+            return;
+        };
+        self.outcome = Some(Outcome::new(
+            stalled_scores(&next, stall.leftover),
+            ending,
+            plies,
+        ));
+    }
+}
+
+/// Final scores of a game stalled in `pos` under the `leftover` policy.
+pub fn stalled_scores(pos: &Position, leftover: Leftover) -> BySide<u8> {
+    let mut scores = pos.captures();
+    match leftover {
+        Leftover::None => {}
+        Leftover::OwnSide => {
+            for side in Side::BOTH {
+                scores[side] += pos.row(side).iter().sum::<u8>();
+            }
+        }
+        Leftover::Split => {
+            let half = (pos.seeds_on_board() / 2) as u8;
+            scores.south += half;
+            scores.north += half;
+        }
+    }
+    scores
+}
+
+/// The index of the `k`-th set bit of `mask` (0-based), which must exist.
+#[inline]
+fn nth_set_bit(mut mask: u32, k: u32) -> u32 {
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
