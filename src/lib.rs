@@ -6,21 +6,25 @@
 
 #![warn(missing_docs)]
 
+mod diagram;
 mod game;
 mod moves;
 mod notation;
 mod perft;
 mod position;
+mod record;
 mod repetition;
 mod rules;
 mod side;
 mod sowing;
 
+pub use diagram::{describe_step, diagram, hole_name};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;
 pub use position::{IllegalMove, MoveEffect, Position};
+pub use record::GameRecord;
 pub use rules::{
     check_board, LastFour, Leftover, Rules, RulesError, StallRules, UnknownVariant, Variant,
     MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,

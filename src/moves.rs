@@ -14,6 +14,7 @@ use crate::rules::MAX_HOLES;
 
 /// One ply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum Move {
     /// Empty the mover's hole with this 0-based number in their own row and sow it.
     Sow(u8),
@@ -36,6 +37,19 @@ impl fmt::Display for Move {
             Move::Sow(i) => write!(f, "{}", i + 1),
             Move::Pass => f.write_str("pass"),
         }
+    }
+}
+
+impl From<Move> for String {
+    fn from(mv: Move) -> String {
+        mv.to_string()
+    }
+}
+
+impl TryFrom<String> for Move {
+    type Error = ParseMoveError;
+    fn try_from(s: String) -> Result<Move, ParseMoveError> {
+        s.parse()
     }
 }
 

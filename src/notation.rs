@@ -142,6 +142,19 @@ impl fmt::Display for Position {
     }
 }
 
+impl From<Position> for String {
+    fn from(pos: Position) -> String {
+        pos.to_string()
+    }
+}
+
+impl TryFrom<String> for Position {
+    type Error = ParsePositionError;
+    fn try_from(s: String) -> Result<Position, ParsePositionError> {
+        s.parse()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

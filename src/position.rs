@@ -19,8 +19,10 @@ use crate::rules::{LastFour, Rules, Variant};
 use crate::side::{BySide, Side};
 use crate::sowing::{self, Board, Observer, Step, Trace};
 
-/// A Hoyito position on a board of two rows of `n` holes.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A Hoyito position on a board of two rows of `n` holes. Serialized as its
+/// notation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) holes: u8,

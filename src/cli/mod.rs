@@ -1,0 +1,45 @@
+//! Command-line parsing and dispatch. Raw flags are parsed here, then turned into
+//! the library's objects; every error leaves as one line on standard error with
+//! a non-zero exit.
+
+mod position_cmds;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Plays, studies and solves the Dominican mancala games Hoyito I, II and III.
+#[derive(Debug, Parser)]
+#[command(name = "hoyito", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play moves from a position and print the resulting position (last line).
+    Apply(position_cmds::ApplyArgs),
+    /// Count move sequences to a depth (the perft of RULES.md; last line).
+    Perft(position_cmds::PerftArgs),
+    /// Draw a position as the players see it.
+    Show(position_cmds::ShowArgs),
+}
+
+/// Runs the command line and turns errors into one line and exit status 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Apply(args) => position_cmds::apply(args),
+        Command::Perft(args) => position_cmds::perft(args),
+        Command::Show(args) => position_cmds::show(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+            eprintln!("error: {}", chain.join(": "));
+            ExitCode::FAILURE
+        }
+    }
+}
