@@ -14,6 +14,7 @@ mod perft;
 mod position;
 mod record;
 mod repetition;
+mod round_match;
 mod rules;
 mod side;
 mod sowing;
@@ -26,6 +27,7 @@ pub use notation::ParsePositionError;
 pub use perft::perft;
 pub use position::{IllegalMove, MoveEffect, Position};
 pub use record::GameRecord;
+pub use round_match::{play_match, round_setup, MatchResult};
 pub use rules::{
     check_board, LastFour, Leftover, Rules, RulesError, StallRules, UnknownVariant, Variant,
     MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,
