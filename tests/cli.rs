@@ -1,0 +1,97 @@
+//! The position commands as a user runs them: `apply`, `perft`, `show`, and
+//! one clear line with a non-zero exit for every kind of bad input.
+
+use std::process::{Command, Output};
+
+const START: &str = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0";
+
+fn hoyito(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn last_line(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().last().unwrap_or_default().to_string()
+}
+
+/// Runs a command that must fail and returns its one-line error.
+fn error_of(args: &[&str]) -> String {
+    let out = hoyito(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    err.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn apply_prints_the_position_after_the_moves_as_its_last_line() {
+    let out = hoyito(&["apply", "--variant", "ii", "--position", "1,0,1/3,2,2 S 0-0", "3"]);
+    assert!(out.status.success());
+    assert_eq!(last_line(&out), "1,0,0/0,2,2 S 4-0");
+    let out = hoyito(&["apply", "-v", "i", "-p", "0,0,0/1,2,0 S 0-0", "pass", "2"]);
+    // North sows N2 (2 seeds): N3, then S1 across the wrap.
+    assert_eq!(last_line(&out), "1,0,0/1,0,1 S 0-0");
+    let traced = hoyito(&["apply", "-v", "iii", "-p", START, "--trace", "1"]);
+    let text = String::from_utf8_lossy(&traced.stdout);
+    assert!(text.contains("pick up 4 from S1"), "{text}");
+    assert_eq!(last_line(&traced), last_line(&hoyito(&["apply", "-v", "iii", "-p", START, "1"])));
+}
+
+#[test]
+fn perft_prints_the_count_as_its_last_line() {
+    let out = hoyito(&["perft", "--variant", "iii", "--position", START, "--depth", "5"]);
+    assert_eq!(last_line(&out), "4056");
+    let divided = hoyito(&["perft", "-v", "i", "-p", START, "-d", "4", "--divide"]);
+    let text = String::from_utf8_lossy(&divided.stdout);
+    assert_eq!(text.lines().count(), 7);
+    assert_eq!(last_line(&divided), "638");
+}
+
+#[test]
+fn show_draws_north_on_top_right_to_left() {
+    let out = hoyito(&["show", "--position", "1,2,3/4,5,6 N 0-4"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("N3   N2   N1"), "{text}");
+    assert!(text.contains("[ 6] [ 5] [ 4]"), "{text}");
+    assert!(text.contains("North: 4 captured  <- to move"), "{text}");
+}
+
+#[test]
+fn bad_positions_are_named() {
+    let cases = [
+        ("4,4/4,4,4 S 0-0", "rows of different length"),
+        ("4,x/4,4 S 0-0", "\"x\" in South's row is not a number"),
+        ("4,-2/4,4 S 0-0", "negative count \"-2\""),
+        ("4/4 S 0-0", "1 holes per row is out of range"),
+        ("4,4/4,4 W 0-0", "unknown side to move \"W\""),
+        ("4,4/4,4 S", "expected"),
+    ];
+    for (position, expected) in cases {
+        let err = error_of(&["apply", "-v", "ii", "-p", position, "1"]);
+        assert!(err.starts_with("error: ") && err.contains(expected), "{position}: {err}");
+    }
+}
+
+#[test]
+fn bad_variants_and_illegal_moves_are_named() {
+    let err = error_of(&["perft", "-v", "iv", "-p", START, "-d", "1"]);
+    assert!(err.contains("unknown variant \"iv\""), "{err}");
+    let cases = [
+        (START, vec!["7"], "hole 7 is out of range: South's holes are 1..6"),
+        (START, vec!["0"], "hole 0 is out of range"),
+        (START, vec!["x"], "cannot read move \"x\""),
+        ("0,4/4,4 S 0-0", vec!["1"], "South's hole 1 is empty"),
+        (START, vec!["pass"], "South cannot pass"),
+        ("1,3/1,0 S 0-0", vec!["2"], "its sowing never ends"),
+        ("0,1,3/2,2,0 S 0-0", vec!["2", "1"], "the game is over"),
+    ];
+    for (position, moves, expected) in cases {
+        let mut args = vec!["apply", "-v", "ii", "-p", position];
+        args.extend(moves.iter().copied());
+        let err = error_of(&args);
+        assert!(err.contains(expected), "{moves:?}: {err}");
+    }
+}
