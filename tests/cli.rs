@@ -28,7 +28,14 @@ fn error_of(args: &[&str]) -> String {
 
 #[test]
 fn apply_prints_the_position_after_the_moves_as_its_last_line() {
-    let out = hoyito(&["apply", "--variant", "ii", "--position", "1,0,1/3,2,2 S 0-0", "3"]);
+    let out = hoyito(&[
+        "apply",
+        "--variant",
+        "ii",
+        "--position",
+        "1,0,1/3,2,2 S 0-0",
+        "3",
+    ]);
     assert!(out.status.success());
     assert_eq!(last_line(&out), "1,0,0/0,2,2 S 4-0");
     let out = hoyito(&["apply", "-v", "i", "-p", "0,0,0/1,2,0 S 0-0", "pass", "2"]);
@@ -37,12 +44,23 @@ fn apply_prints_the_position_after_the_moves_as_its_last_line() {
     let traced = hoyito(&["apply", "-v", "iii", "-p", START, "--trace", "1"]);
     let text = String::from_utf8_lossy(&traced.stdout);
     assert!(text.contains("pick up 4 from S1"), "{text}");
-    assert_eq!(last_line(&traced), last_line(&hoyito(&["apply", "-v", "iii", "-p", START, "1"])));
+    assert_eq!(
+        last_line(&traced),
+        last_line(&hoyito(&["apply", "-v", "iii", "-p", START, "1"]))
+    );
 }
 
 #[test]
 fn perft_prints_the_count_as_its_last_line() {
-    let out = hoyito(&["perft", "--variant", "iii", "--position", START, "--depth", "5"]);
+    let out = hoyito(&[
+        "perft",
+        "--variant",
+        "iii",
+        "--position",
+        START,
+        "--depth",
+        "5",
+    ]);
     assert_eq!(last_line(&out), "4056");
     let divided = hoyito(&["perft", "-v", "i", "-p", START, "-d", "4", "--divide"]);
     let text = String::from_utf8_lossy(&divided.stdout);
@@ -71,7 +89,10 @@ fn bad_positions_are_named() {
     ];
     for (position, expected) in cases {
         let err = error_of(&["apply", "-v", "ii", "-p", position, "1"]);
-        assert!(err.starts_with("error: ") && err.contains(expected), "{position}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(expected),
+            "{position}: {err}"
+        );
     }
 }
 
@@ -80,7 +101,11 @@ fn bad_variants_and_illegal_moves_are_named() {
     let err = error_of(&["perft", "-v", "iv", "-p", START, "-d", "1"]);
     assert!(err.contains("unknown variant \"iv\""), "{err}");
     let cases = [
-        (START, vec!["7"], "hole 7 is out of range: South's holes are 1..6"),
+        (
+            START,
+            vec!["7"],
+            "hole 7 is out of range: South's holes are 1..6",
+        ),
         (START, vec!["0"], "hole 0 is out of range"),
         (START, vec!["x"], "cannot read move \"x\""),
         ("0,4/4,4 S 0-0", vec!["1"], "South's hole 1 is empty"),

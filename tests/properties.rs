@@ -86,7 +86,11 @@ impl RefPos {
                 side = mover;
             }
         }
-        Some(RefPos { board: b, side, caps })
+        Some(RefPos {
+            board: b,
+            side,
+            caps,
+        })
     }
 
     /// Every legal action and its result, as RULES.md defines them.
@@ -126,7 +130,12 @@ fn position() -> impl Strategy<Value = Position> {
         })
         .prop_map(|(board, north, cs, cn)| {
             let n = board.len() / 2;
-            let row = |r: &[u32]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",");
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
             let side = if north { "N" } else { "S" };
             let text = format!("{}/{} {side} {cs}-{cn}", row(&board[..n]), row(&board[n..]));
             text.parse().expect("generated positions are well formed")
