@@ -173,11 +173,23 @@ impl Position {
     /// Bit `i` set when the mover's hole `i` holds seeds.
     #[inline]
     pub fn nonempty_mask(&self) -> u32 {
+        // Eight holes at a time: the top bit of each byte of `t` is set when that
+        // byte is non-zero, and the multiply gathers the eight top bits.
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        let n = self.holes as usize;
+        let start = self.side.index() * n;
         let mut mask = 0u32;
-        for (i, &s) in self.row(self.side).iter().enumerate() {
-            mask |= ((s != 0) as u32) << i;
+        for half in 0..2 {
+            let at = start + 8 * half;
+            let bytes: [u8; 8] = self.board[at..at + 8]
+                .try_into()
+                .expect("a row starts at most at 16 of 32 bytes");
+            let w = u64::from_le_bytes(bytes);
+            let t = (((w & LOW7) + LOW7) | w) & !LOW7;
+            mask |= (((t >> 7).wrapping_mul(GATHER) >> 56) as u32) << (8 * half);
         }
-        mask
+        mask & ((1u32 << n) - 1)
     }
 
     /// The legal moves. Every non-empty hole of the mover is simulated, since only

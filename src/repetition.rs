@@ -1,14 +1,18 @@
-//! Counts how often each position occurred since the last capture, in constant
-//! time per ply, exactly.
+//! Counts how often each position occurred since the last capture, exactly and
+//! cheaply.
 //!
-//! A stalled-by-repetition check runs after every ply of every game, so a scan of
-//! the history would make long capture-free stretches quadratic. This is an
-//! open-addressing table keyed by the position hash; a slot keeps the index of
-//! the position's first occurrence so that equal hashes are confirmed by a full
-//! comparison. A capture starts a new generation, which empties the table
-//! without touching it.
+//! The stalled-by-repetition check runs after every ply of every game. Most
+//! stretches between captures are short, so positions are first compared by a
+//! linear scan of a dense array of hashes; a stretch that grows long (a stalled
+//! 2x12 game can run 200 plies without a capture) switches to an open-addressing
+//! table keyed by the hash, so that it never becomes quadratic. Equal hashes are
+//! always confirmed by comparing the positions. A capture starts a new
+//! generation, which empties the table without touching it.
 
 use crate::position::Position;
+
+/// Stretches up to this long are scanned; longer ones use the table.
+const SCAN_LIMIT: usize = 24;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
@@ -19,26 +23,33 @@ struct Slot {
 }
 
 /// Occurrence counts of the positions since the last capture.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Repetitions {
-    slots: Vec<Slot>,
+    hashes: Vec<u64>,
     positions: Vec<Position>,
+    /// Empty until a stretch outgrows the scan; then a power of two, at most half full.
+    slots: Vec<Slot>,
+    /// The table holds the current stretch when `indexed` is true.
+    indexed: bool,
     generation: u32,
 }
 
 impl Repetitions {
-    /// An empty table.
+    /// An empty record.
     pub(crate) fn new() -> Repetitions {
         Repetitions {
-            slots: vec![Slot::default(); 64],
-            positions: Vec::with_capacity(32),
+            hashes: Vec::with_capacity(SCAN_LIMIT),
+            positions: Vec::with_capacity(SCAN_LIMIT),
             generation: 1,
+            ..Repetitions::default()
         }
     }
 
     /// Forgets every position (a capture happened).
     pub(crate) fn clear(&mut self) {
+        self.hashes.clear();
         self.positions.clear();
+        self.indexed = false;
         self.generation += 1;
     }
 
@@ -50,10 +61,31 @@ impl Repetitions {
     /// Records one occurrence of `pos` and returns how many there have been
     /// since the last clear, this one included.
     pub(crate) fn record(&mut self, pos: Position) -> u32 {
-        if 2 * (self.positions.len() + 1) > self.slots.len() {
-            self.grow();
-        }
         let hash = pos.hash_key();
+        if self.positions.len() < SCAN_LIMIT {
+            let mut count = 1;
+            for (i, &h) in self.hashes.iter().enumerate() {
+                if h == hash && self.positions[i] == pos {
+                    count += 1;
+                }
+            }
+            self.hashes.push(hash);
+            self.positions.push(pos);
+            return count;
+        }
+        self.hashes.push(hash);
+        self.positions.push(pos);
+        let last = self.positions.len() - 1;
+        if !self.indexed || 2 * self.positions.len() > self.slots.len() {
+            self.rebuild()
+        } else {
+            self.insert(last)
+        }
+    }
+
+    /// Enters occurrence `index` of the stretch and returns its count so far.
+    fn insert(&mut self, index: usize) -> u32 {
+        let hash = self.hashes[index];
         let mask = self.slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
@@ -62,29 +94,35 @@ impl Repetitions {
                 *slot = Slot {
                     hash,
                     generation: self.generation,
-                    first: self.positions.len() as u32,
+                    first: index as u32,
                     count: 1,
                 };
-                self.positions.push(pos);
                 return 1;
             }
-            if slot.hash == hash && self.positions[slot.first as usize] == pos {
+            if slot.hash == hash && self.positions[slot.first as usize] == self.positions[index] {
                 slot.count += 1;
-                self.positions.push(pos);
                 return slot.count;
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Doubles the table and re-enters the positions so far.
-    fn grow(&mut self) {
-        let positions = std::mem::take(&mut self.positions);
-        self.slots = vec![Slot::default(); self.slots.len() * 2];
-        self.generation = 1;
-        for pos in positions {
-            self.record(pos);
+    /// Sizes the table for the stretch, enters every occurrence of it and
+    /// returns the count of the last.
+    fn rebuild(&mut self) -> u32 {
+        let wanted = (4 * self.positions.len()).next_power_of_two();
+        if self.slots.len() < wanted {
+            self.slots = vec![Slot::default(); wanted];
+            self.generation = 1;
+        } else {
+            self.generation += 1;
         }
+        self.indexed = true;
+        let mut count = 0;
+        for index in 0..self.positions.len() {
+            count = self.insert(index);
+        }
+        count
     }
 }
 
@@ -93,25 +131,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_exact_occurrences_across_growth_and_clears() {
+    fn counts_exact_occurrences_across_the_switch_to_the_table_and_clears() {
         let a: Position = "4,4/4,4 S 0-0".parse().unwrap();
         let b: Position = "4,4/4,4 N 0-0".parse().unwrap();
-        let mut reps = Repetitions::new();
-        assert_eq!(reps.record(a), 1);
-        assert_eq!(reps.record(b), 1);
-        assert_eq!(reps.record(a), 2);
-        // Fill past the table's first size with distinct positions.
-        for k in 0..300u32 {
-            let p: Position = format!("{},{}/1,1 S 0-0", k % 100, k / 100)
-                .parse()
-                .unwrap();
-            reps.record(p);
+        {
+            let mut reps = Repetitions::new();
+            assert_eq!(reps.record(a), 1);
+            assert_eq!(reps.record(b), 1);
+            assert_eq!(reps.record(a), 2);
+            // Past the scan limit and through several table growths.
+            for k in 0..300u32 {
+                let p: Position = format!("{},{}/1,1 S 0-0", k % 100, k / 100)
+                    .parse()
+                    .unwrap();
+                assert_eq!(reps.record(p), 1);
+            }
+            assert_eq!(reps.record(a), 3);
+            assert_eq!(reps.record(b), 2);
+            assert_eq!(reps.len(), 305);
+            reps.clear();
+            assert_eq!(reps.len(), 0);
+            assert_eq!(reps.record(a), 1);
+            for _ in 0..40 {
+                reps.record(b);
+            }
+            assert_eq!(reps.record(b), 41);
+            assert_eq!(reps.record(a), 2);
         }
-        assert_eq!(reps.record(a), 3);
-        assert_eq!(reps.record(b), 2);
-        assert_eq!(reps.len(), 305);
-        reps.clear();
-        assert_eq!(reps.len(), 0);
-        assert_eq!(reps.record(a), 1);
     }
 }
