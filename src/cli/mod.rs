@@ -28,7 +28,24 @@ enum Command {
 
 /// Runs the command line and turns errors into one line and exit status 1.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if err.use_stderr() => {
+            // One line naming the problem; clap's usage block stays behind --help.
+            let text = err.to_string();
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{} (see --help)", first.join(" "));
+            return ExitCode::from(2);
+        }
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+    };
     let result = match cli.command {
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
