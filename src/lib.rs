@@ -17,6 +17,7 @@ mod repetition;
 mod rules;
 mod side;
 mod sowing;
+pub mod stats;
 pub mod tournament;
 
 pub use diagram::{describe_step, diagram, hole_name};
