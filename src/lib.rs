@@ -14,6 +14,7 @@ mod perft;
 mod position;
 mod record;
 mod repetition;
+pub mod report;
 mod rules;
 mod side;
 mod sowing;

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::tournament::{GameRow, Winner};
 
-use super::pairing::rank;
+use super::pairing::{rank, AgentKey, ByAgents};
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Which games a line of first-player statistics covers.
@@ -129,8 +129,8 @@ fn seat_stats(scope: Scope, games: &[&GameRow]) -> SeatStats {
 /// pairing of two different agents, then each agent's self-play, agents in
 /// `agent_order` (unlisted agents after, by name).
 pub fn first_player(rows: &[&GameRow], agent_order: &[String]) -> Vec<SeatStats> {
-    let mut pairs: BTreeMap<((usize, &str), (usize, &str)), Vec<&GameRow>> = BTreeMap::new();
-    let mut selves: BTreeMap<(usize, &str), Vec<&GameRow>> = BTreeMap::new();
+    let mut pairs = ByAgents::new();
+    let mut selves: BTreeMap<AgentKey, Vec<&GameRow>> = BTreeMap::new();
     for row in rows.iter().copied() {
         let (a, b) = (rank(agent_order, &row.south), rank(agent_order, &row.north));
         if a == b {

@@ -19,3 +19,5 @@ pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::{group_by_setting, Setting};
 pub use wilson::{wilson, Proportion, Z95};
+
+pub(crate) use pairing::rank;

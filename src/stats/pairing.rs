@@ -97,9 +97,15 @@ fn swapped(a: &GameRow, b: &GameRow) -> bool {
     a.south == b.north && a.north == b.south
 }
 
+/// An agent's sort key: its position in the listed order, then its name.
+pub(crate) type AgentKey<'a> = (usize, &'a str);
+
+/// Games grouped by the two agents that played them, first agent first.
+pub(crate) type ByAgents<'a> = BTreeMap<(AgentKey<'a>, AgentKey<'a>), Vec<&'a GameRow>>;
+
 /// The position of an agent in the listed order; unlisted agents come after,
 /// by name.
-pub(crate) fn rank<'a>(agent_order: &[String], name: &'a str) -> (usize, &'a str) {
+pub(crate) fn rank<'a>(agent_order: &[String], name: &'a str) -> AgentKey<'a> {
     let index = agent_order.iter().position(|a| a == name);
     (index.unwrap_or(agent_order.len()), name)
 }
@@ -109,7 +115,7 @@ pub(crate) fn rank<'a>(agent_order: &[String], name: &'a str) -> (usize, &'a str
 /// `agent_order`, pairings in that order. Self-play is left to the
 /// first-player statistics: an agent against itself always scores 0.5.
 pub fn pairings(rows: &[&GameRow], agent_order: &[String]) -> Vec<PairingStats> {
-    let mut by_pairing: BTreeMap<((usize, &str), (usize, &str)), Vec<&GameRow>> = BTreeMap::new();
+    let mut by_pairing = ByAgents::new();
     for row in rows.iter().copied().filter(|r| r.south != r.north) {
         let (a, b) = (rank(agent_order, &row.south), rank(agent_order, &row.north));
         let key = if a <= b { (a, b) } else { (b, a) };
