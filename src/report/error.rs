@@ -1,5 +1,7 @@
 //! What can go wrong between `games.csv` and a finished report, each error
-//! naming the file (and line) a person has to look at.
+//! naming the file (and line) a person has to look at. An underlying I/O error
+//! is the `source`, not repeated in the message, so that a chain of causes
+//! reads once.
 
 use std::io;
 use std::path::PathBuf;
@@ -10,7 +12,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum ReportError {
     /// A file could not be opened or read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -46,7 +48,7 @@ pub enum ReportError {
         path: PathBuf,
     },
     /// A report file could not be written.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         /// The file.
         path: PathBuf,

@@ -6,8 +6,12 @@ use std::fs::File;
 use std::path::Path;
 
 use csv::{ErrorKind, StringRecord};
+use serde::de::value::{Error as ValueError, StrDeserializer};
+use serde::de::DeserializeOwned;
 
-use crate::tournament::GameRow;
+use crate::game::Ending;
+use crate::rules::Variant;
+use crate::tournament::{GameRow, Winner};
 
 use super::error::ReportError;
 
@@ -41,9 +45,13 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, ReportError> {
             }
         }
         let line = record.position().map_or(next_line, |p| p.line());
-        let row: GameRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| parse_error(line, csv_message(&e, Some(&headers))))?;
+        let row: GameRow = record.deserialize(Some(&headers)).map_err(|e| {
+            let message = match enum_column(&record, &headers) {
+                Some(column) => format!("column `{column}`: {}", csv_message(&e, None)),
+                None => csv_message(&e, Some(&headers)),
+            };
+            parse_error(line, message)
+        })?;
         if let Some(&first) = first_line.get(&row.game_id) {
             return Err(ReportError::DuplicateGame {
                 path: path.to_path_buf(),
@@ -68,6 +76,24 @@ pub fn agents_by_first_appearance(rows: &[GameRow]) -> Vec<String> {
         }
     }
     agents
+}
+
+/// The first enum column (`variant`, `winner`, `ending`) whose value is not
+/// one of its names: serde reports these without the column.
+fn enum_column<'h>(record: &StringRecord, headers: &'h StringRecord) -> Option<&'h str> {
+    fn parses<T: DeserializeOwned>(value: &str) -> bool {
+        T::deserialize(StrDeserializer::<ValueError>::new(value)).is_ok()
+    }
+    headers
+        .iter()
+        .zip(record.iter())
+        .find(|(name, value)| match *name {
+            "variant" => !parses::<Variant>(value),
+            "winner" => !parses::<Winner>(value),
+            "ending" => !parses::<Ending>(value),
+            _ => false,
+        })
+        .map(|(name, _)| name)
 }
 
 /// A csv error without the crate's position prefix, naming the column when
