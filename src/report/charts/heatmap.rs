@@ -15,7 +15,8 @@ use crate::stats::Scope;
 use super::{category_label, Categories, DrawResult, FAMILY};
 
 /// The chart's title.
-pub(crate) const TITLE: &str = "Win rate: score of the row agent against the column agent";
+pub(crate) const TITLE: &str =
+    "Win rate: score of the row agent against the column agent (red 0, white 0.5, blue 1)";
 
 const PANEL: (u32, u32) = (520, 470);
 const COLUMNS: usize = 3;
