@@ -14,10 +14,12 @@ mod perft;
 mod position;
 mod record;
 mod repetition;
+pub mod report;
 mod round_match;
 mod rules;
 mod side;
 mod sowing;
+pub mod stats;
 pub mod tournament;
 
 pub use diagram::{describe_step, diagram, hole_name};

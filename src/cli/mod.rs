@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod position_cmds;
+mod report_cmd;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,8 @@ enum Command {
     Perft(position_cmds::PerftArgs),
     /// Draw a position as the players see it.
     Show(position_cmds::ShowArgs),
+    /// Redraw summary.json, report.md and the charts from DIR/games.csv.
+    Report(report_cmd::ReportArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
+        Command::Report(args) => report_cmd::report(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,29 @@
+//! `hoyito report DIR`: redraws a run's statistics, `report.md` and charts from
+//! `DIR/games.csv` alone, so a report can be remade after any change to the
+//! report code without replaying a game.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use hoyito::report::{agents_by_first_appearance, read_games_csv, write_report};
+
+/// Arguments of `hoyito report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The run's directory, holding `games.csv`.
+    dir: PathBuf,
+}
+
+/// Reads `DIR/games.csv` and writes `summary.json`, `report.md` and `charts/`.
+pub fn report(args: ReportArgs) -> Result<()> {
+    let rows = read_games_csv(&args.dir.join("games.csv"))?;
+    let agents = agents_by_first_appearance(&rows);
+    let files = write_report(&args.dir, &rows, &agents)?;
+    println!("{}", files.summary.display());
+    println!("{}", files.report.display());
+    for chart in &files.charts {
+        println!("{}", chart.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! Game-length histograms: one chart per variant, one series per board, each
+//! bar the share of that board's games whose length falls in the bin, so that
+//! boards with different game counts compare directly.
+
+use plotters::coord::Shift;
+use plotters::prelude::{
+    ChartBuilder, DrawingArea, DrawingBackend, IntoFont, Rectangle, SeriesLabelPosition, BLACK,
+    WHITE,
+};
+use plotters::style::Color;
+
+use crate::rules::Variant;
+use crate::stats::{group_by_setting, Setting};
+use crate::tournament::GameRow;
+
+use super::{series_color, DrawResult, FAMILY};
+
+/// The chart's title for a variant.
+pub(crate) fn title(variant: Variant) -> String {
+    format!("Game length, Hoyito {variant}, by board")
+}
+
+/// Bins wanted across the longest game.
+const BINS: u32 = 40;
+
+/// The smallest of 1, 2, 5, 10, 20, 50, ... plies that gives at most `BINS`
+/// bins up to `max`.
+fn bin_width(max: u32) -> u32 {
+    let mut magnitude = 1u32;
+    loop {
+        for m in [1, 2, 5] {
+            let width = m * magnitude;
+            if u64::from(width) * u64::from(BINS) > u64::from(max) {
+                return width;
+            }
+        }
+        magnitude *= 10;
+    }
+}
+
+/// Draws the histogram of one variant's game lengths, one series per board.
+pub fn draw_lengths<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    variant: Variant,
+    rows: &[GameRow],
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let groups: Vec<(Setting, Vec<&GameRow>)> = group_by_setting(rows)
+        .into_iter()
+        .filter(|(s, _)| s.variant == variant)
+        .collect();
+    let max = groups
+        .iter()
+        .flat_map(|(_, g)| g.iter().map(|r| r.plies))
+        .max()
+        .unwrap_or(0);
+    let width = bin_width(max);
+    let bins = max / width + 1;
+    let shares: Vec<Vec<f64>> = groups
+        .iter()
+        .map(|(_, games)| {
+            let mut counts = vec![0u64; bins as usize];
+            for row in games {
+                counts[(row.plies / width) as usize] += 1;
+            }
+            let n = games.len().max(1) as f64;
+            counts.into_iter().map(|c| c as f64 / n).collect()
+        })
+        .collect();
+    let top = shares
+        .iter()
+        .flatten()
+        .fold(0.0_f64, |a, &b| a.max(b))
+        .max(0.01);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title(variant), (FAMILY, 22).into_font())
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0u32..bins * width, 0.0..top * 1.1)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("game length in plies (bins of {width})"))
+        .y_desc("share of the board's games")
+        .label_style((FAMILY, 14).into_font())
+        .axis_desc_style((FAMILY, 15).into_font())
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .draw()?;
+    for (k, ((setting, games), share)) in groups.iter().zip(&shares).enumerate() {
+        let color = series_color(k);
+        let bars = share
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > 0.0)
+            .map(|(b, &s)| {
+                let x = b as u32 * width;
+                Rectangle::new([(x, 0.0), (x + width, s)], color.mix(0.35).filled())
+            });
+        chart
+            .draw_series(bars)?
+            .label(format!(
+                "2x{} s{} ({} games)",
+                setting.holes,
+                setting.seeds,
+                games.len()
+            ))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+        let outlines = share
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > 0.0)
+            .map(|(b, &s)| {
+                let x = b as u32 * width;
+                Rectangle::new([(x, 0.0), (x + width, s)], color.stroke_width(1))
+            });
+        chart.draw_series(outlines)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FAMILY, 14).into_font())
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bin_width;
+
+    #[test]
+    fn bin_widths_step_one_two_five() {
+        assert_eq!(bin_width(0), 1);
+        assert_eq!(bin_width(39), 1);
+        assert_eq!(bin_width(40), 2);
+        assert_eq!(bin_width(100), 5);
+        assert_eq!(bin_width(350), 10);
+        assert_eq!(bin_width(799), 20);
+        assert_eq!(bin_width(1500), 50);
+    }
+}

@@ -1,0 +1,207 @@
+//! The report's charts, drawn with plotters: a win-rate heatmap, first-player
+//! advantage with error bars, game-length histograms and ratings with error
+//! bars. Each `draw_*` function is generic over plotters' `DrawingBackend`, so
+//! the same code renders the PNG, the SVG or a test backend.
+//!
+//! Text uses the DejaVu Sans font bundled in `assets/` and registered with
+//! plotters' `ab_glyph` support, so rendering needs no system library or font.
+
+mod advantage;
+mod heatmap;
+mod lengths;
+mod ratings;
+
+use std::fs;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::Shift;
+use plotters::prelude::{
+    BitMapBackend, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle, IntoDrawingArea,
+    RGBColor, SVGBackend,
+};
+
+use crate::rules::Variant;
+use crate::tournament::GameRow;
+
+use super::error::ReportError;
+use super::summary::Summary;
+
+pub use advantage::draw_advantage;
+pub use heatmap::draw_heatmap;
+pub use lengths::draw_lengths;
+pub use ratings::draw_ratings;
+
+/// What a `draw_*` function returns: the backend's error, passed on.
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// The bundled font: DejaVu Sans (Bitstream Vera licence, `assets/`).
+const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
+
+/// Font family that charts ask for; the bundled font is registered under it.
+pub(crate) const FAMILY: &str = "sans-serif";
+
+/// Registers the bundled font with plotters once; `false` if it would not load.
+fn font_ready() -> bool {
+    static READY: OnceLock<bool> = OnceLock::new();
+    *READY.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok())
+}
+
+/// Ten distinct colours that read on white: the "tab10" palette of
+/// matplotlib (after Tableau).
+const SERIES_COLORS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The colour of series `i`.
+pub(crate) fn series_color(i: usize) -> RGBColor {
+    SERIES_COLORS[i % SERIES_COLORS.len()]
+}
+
+/// A category axis of `n` categories: category `i` is centred at `i`, values
+/// in between place series side by side, and ticks fall on the categories
+/// (plotters' `with_key_points` cannot take a label formatter on `f64`).
+pub(crate) struct Categories(pub usize);
+
+impl Ranged for Categories {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, (low, high): (i32, i32)) -> i32 {
+        let t = (value + 0.5) / self.0.max(1) as f64;
+        low + (f64::from(high - low) * t).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, _hint: Hint) -> Vec<f64> {
+        (0..self.0).map(|i| i as f64).collect()
+    }
+
+    fn range(&self) -> Range<f64> {
+        -0.5..self.0 as f64 - 0.5
+    }
+}
+
+/// The label of category `v` on an axis whose key points are 0, 1, 2, ...
+pub(crate) fn category_label(labels: &[String], v: f64) -> String {
+    let i = v.round();
+    if (v - i).abs() < 1e-6 && i >= 0.0 {
+        labels.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// One chart file of the report.
+enum Figure<'a> {
+    Heatmap(&'a Summary),
+    Advantage(&'a Summary),
+    Lengths(Variant, &'a [GameRow]),
+    Ratings(&'a Summary),
+}
+
+impl Figure<'_> {
+    fn stem(&self) -> String {
+        match self {
+            Figure::Heatmap(_) => "winrate_heatmap".to_string(),
+            Figure::Advantage(_) => "first_player_advantage".to_string(),
+            Figure::Lengths(variant, _) => format!("game_length_{variant}"),
+            Figure::Ratings(_) => "ratings".to_string(),
+        }
+    }
+
+    fn title(&self) -> String {
+        match self {
+            Figure::Heatmap(_) => heatmap::TITLE.to_string(),
+            Figure::Advantage(_) => advantage::TITLE.to_string(),
+            Figure::Lengths(variant, _) => lengths::title(*variant),
+            Figure::Ratings(_) => ratings::TITLE.to_string(),
+        }
+    }
+
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Figure::Heatmap(summary) => heatmap::size(summary),
+            _ => (1000, 600),
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        match self {
+            Figure::Heatmap(summary) => draw_heatmap(root, summary),
+            Figure::Advantage(summary) => draw_advantage(root, summary),
+            Figure::Lengths(variant, rows) => draw_lengths(root, *variant, rows),
+            Figure::Ratings(summary) => draw_ratings(root, summary),
+        }
+    }
+}
+
+/// Renders every chart as PNG and SVG into `dir`, returning (title, file
+/// name) of each file, PNG before SVG.
+pub(crate) fn render_all(
+    dir: &Path,
+    summary: &Summary,
+    rows: &[GameRow],
+) -> Result<Vec<(String, PathBuf)>, ReportError> {
+    let mut figures = vec![Figure::Heatmap(summary), Figure::Advantage(summary)];
+    let mut variants: Vec<Variant> = summary.settings.iter().map(|s| s.setting.variant).collect();
+    variants.dedup();
+    figures.extend(variants.into_iter().map(|v| Figure::Lengths(v, rows)));
+    figures.push(Figure::Ratings(summary));
+    let mut files = Vec::new();
+    for figure in &figures {
+        for path in render(dir, figure)? {
+            files.push((figure.title(), path));
+        }
+    }
+    Ok(files)
+}
+
+/// Draws one figure to `dir/STEM.png` and `dir/STEM.svg`.
+fn render(dir: &Path, figure: &Figure<'_>) -> Result<[PathBuf; 2], ReportError> {
+    let png = dir.join(format!("{}.png", figure.stem()));
+    let svg = dir.join(format!("{}.svg", figure.stem()));
+    let chart_error = |path: &Path, message: String| ReportError::Chart {
+        path: path.to_path_buf(),
+        message,
+    };
+    if !font_ready() {
+        return Err(chart_error(
+            &png,
+            "the bundled font would not load".to_string(),
+        ));
+    }
+    let size = figure.size();
+    {
+        let root = BitMapBackend::new(&png, size).into_drawing_area();
+        figure
+            .draw(&root)
+            .map_err(|e| chart_error(&png, e.to_string()))?;
+        root.present()
+            .map_err(|e| chart_error(&png, e.to_string()))?;
+    }
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        figure
+            .draw(&root)
+            .map_err(|e| chart_error(&svg, e.to_string()))?;
+        root.present()
+            .map_err(|e| chart_error(&svg, e.to_string()))?;
+    }
+    fs::write(&svg, text).map_err(|source| ReportError::Write {
+        path: svg.clone(),
+        source,
+    })?;
+    Ok([png, svg])
+}

@@ -1,0 +1,66 @@
+//! What can go wrong between `games.csv` and a finished report, each error
+//! naming the file (and line) a person has to look at. An underlying I/O error
+//! is the `source`, not repeated in the message, so that a chain of causes
+//! reads once.
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// An error reading games or writing a report.
+#[derive(Debug, Error)]
+pub enum ReportError {
+    /// A file could not be opened or read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A line of `games.csv` is not a valid game row.
+    #[error("{}, line {line}: {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line, counted from 1 (the header is line 1).
+        line: u64,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Two rows share a game id.
+    #[error("{}, line {line}: game {game_id} already appears on line {first_line}", path.display())]
+    DuplicateGame {
+        /// The file.
+        path: PathBuf,
+        /// The second row's line.
+        line: u64,
+        /// The repeated id.
+        game_id: u64,
+        /// The first row's line.
+        first_line: u64,
+    },
+    /// There is nothing to report.
+    #[error("no games to report in {}", path.display())]
+    NoGames {
+        /// The file or directory that held no games.
+        path: PathBuf,
+    },
+    /// A report file could not be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A chart could not be drawn.
+    #[error("cannot draw {}: {message}", path.display())]
+    Chart {
+        /// The chart's file.
+        path: PathBuf,
+        /// What the plotting library said.
+        message: String,
+    },
+}

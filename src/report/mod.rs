@@ -1,0 +1,130 @@
+//! Reports of a tournament: `summary.json`, `report.md` and the charts, all
+//! drawn from the rows of `games.csv` alone.
+//!
+//! Everything is first written into a staging folder inside the report's
+//! directory and moved into place only once every file has been written, so a
+//! failure leaves no half-written report behind.
+
+mod charts;
+mod error;
+mod games_csv;
+mod markdown;
+mod summary;
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::tournament::GameRow;
+
+pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
+pub use error::ReportError;
+pub use games_csv::{agents_by_first_appearance, read_games_csv};
+pub use markdown::write_markdown;
+pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
+
+/// Where the report's files were written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportFiles {
+    /// `DIR/summary.json`.
+    pub summary: PathBuf,
+    /// `DIR/report.md`.
+    pub report: PathBuf,
+    /// `DIR/charts/*.png` and `*.svg`.
+    pub charts: Vec<PathBuf>,
+}
+
+/// The staging folder's name inside the report directory.
+const STAGING: &str = ".report.tmp";
+/// The charts' folder, relative to the report directory.
+const CHARTS: &str = "charts";
+
+/// Writes `summary.json`, `report.md` and `charts/` into `dir` from `rows`,
+/// agents ordered as in `agent_order` (unlisted ones after, by name). Existing
+/// report files are replaced only once all new ones are written.
+pub fn write_report(
+    dir: &Path,
+    rows: &[GameRow],
+    agent_order: &[String],
+) -> Result<ReportFiles, ReportError> {
+    if rows.is_empty() {
+        return Err(ReportError::NoGames {
+            path: dir.to_path_buf(),
+        });
+    }
+    let summary = summarize(rows, agent_order);
+    let staging = dir.join(STAGING);
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ReportError::Write { path, source }
+    };
+    if staging.exists() {
+        fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
+    }
+    fs::create_dir_all(staging.join(CHARTS)).map_err(write_error(&staging))?;
+    let staged = stage(&staging, &summary, rows);
+    let relative = match staged {
+        Ok(relative) => relative,
+        Err(err) => {
+            // The error being reported matters more than a failed clean-up.
+            let _ = fs::remove_dir_all(&staging);
+            return Err(err);
+        }
+    };
+    fs::create_dir_all(dir.join(CHARTS)).map_err(write_error(&dir.join(CHARTS)))?;
+    let mut placed = Vec::new();
+    for rel in &relative {
+        let target = dir.join(rel);
+        fs::rename(staging.join(rel), &target).map_err(write_error(&target))?;
+        placed.push(target);
+    }
+    fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
+    Ok(ReportFiles {
+        summary: dir.join("summary.json"),
+        report: dir.join("report.md"),
+        charts: placed
+            .into_iter()
+            .filter(|p| p.starts_with(dir.join(CHARTS)))
+            .collect(),
+    })
+}
+
+/// Writes every file into `staging`, returning their paths relative to it.
+fn stage(staging: &Path, summary: &Summary, rows: &[GameRow]) -> Result<Vec<PathBuf>, ReportError> {
+    let charts = charts::render_all(&staging.join(CHARTS), summary, rows)?;
+    let links: Vec<(String, String)> = charts
+        .iter()
+        .filter(|(_, path)| path.extension().is_some_and(|e| e == "png"))
+        .filter_map(|(title, path)| {
+            let name = path.file_name()?.to_string_lossy();
+            Some((title.clone(), format!("{CHARTS}/{name}")))
+        })
+        .collect();
+    write_file(&staging.join("summary.json"), |w| write_summary(w, summary))?;
+    write_file(&staging.join("report.md"), |w| {
+        write_markdown(w, summary, &links)
+    })?;
+    let mut relative = vec![PathBuf::from("summary.json"), PathBuf::from("report.md")];
+    for (_, path) in &charts {
+        if let Some(name) = path.file_name() {
+            relative.push(Path::new(CHARTS).join(name));
+        }
+    }
+    Ok(relative)
+}
+
+/// Creates `path` and fills it with `write`, flushing before returning.
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), ReportError> {
+    let result = File::create(path).and_then(|file| {
+        let mut out = BufWriter::new(file);
+        write(&mut out)?;
+        out.flush()
+    });
+    result.map_err(|source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -1,0 +1,81 @@
+//! `summary.json`: every statistic of a run in one machine-readable file, the
+//! same figures that `report.md` and the charts show.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::stats::{
+    bradley_terry, first_player, group_by_setting, length_stats, pairings, rank, LengthStats,
+    PairingStats, RatingTable, SeatStats, Setting,
+};
+use crate::tournament::GameRow;
+
+/// What "first player" means in every figure below.
+pub const FIRST_PLAYER: &str = "\"First player\" is the South seat, which moves first, \
+     not any particular agent: in each seat-swapped pair both agents sit there once.";
+
+/// All statistics of a set of games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games counted.
+    pub games: u64,
+    /// Agents that played, in the listed order.
+    pub agents: Vec<String>,
+    /// The meaning of "first player".
+    pub first_player: &'static str,
+    /// One entry per variant and board.
+    pub settings: Vec<SettingSummary>,
+}
+
+/// The statistics of one variant on one board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SettingSummary {
+    /// Variant and board.
+    #[serde(flatten)]
+    pub setting: Setting,
+    /// Games counted.
+    pub games: u64,
+    /// Each pairing of two different agents.
+    pub pairings: Vec<PairingStats>,
+    /// South's results: all games, each pairing, each agent's self-play.
+    pub first_player: Vec<SeatStats>,
+    /// Bradley-Terry ratings, when agents met other agents.
+    pub ratings: Option<RatingTable>,
+    /// Game length and endings.
+    pub length: LengthStats,
+}
+
+/// Computes every statistic of `rows`; agents are ordered as in `agent_order`
+/// (unlisted ones after, by name).
+pub fn summarize(rows: &[GameRow], agent_order: &[String]) -> Summary {
+    let mut agents: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| [r.south.as_str(), r.north.as_str()])
+        .collect();
+    agents.sort_by_key(|a| rank(agent_order, a));
+    agents.dedup();
+    let settings = group_by_setting(rows)
+        .into_iter()
+        .map(|(setting, games)| SettingSummary {
+            setting,
+            games: games.len() as u64,
+            pairings: pairings(&games, agent_order),
+            first_player: first_player(&games, agent_order),
+            ratings: bradley_terry(&games, agent_order),
+            length: length_stats(&games),
+        })
+        .collect();
+    Summary {
+        games: rows.len() as u64,
+        agents: agents.into_iter().map(str::to_string).collect(),
+        first_player: FIRST_PLAYER,
+        settings,
+    }
+}
+
+/// Writes the summary as pretty-printed JSON with a final newline.
+pub fn write_summary(mut out: impl Write, summary: &Summary) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut out, summary)?;
+    writeln!(out)
+}
