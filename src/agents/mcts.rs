@@ -55,7 +55,9 @@ impl MctsParams {
 ///
 /// Rewards are in `[0, 1]` ([`crate::agents::outcome_reward`]): a finished game
 /// by its true margin, a stalled one (the game's `no_capture_limit`, counting the
-/// plies already played since the last capture) by the `leftover` policy. Every
+/// plies already played since the last capture) by the `leftover` policy.
+/// Repetitions are not looked for in the tree or the rollouts: a repeating line
+/// reaches the rollout cap or the limit and is scored as stalled there. Every
 /// node records the side that moved into it and its mean reward is for that
 /// side, so extra moves (the same side moving twice) need no special case: a
 /// parent picks among its children by its own side's reward.
