@@ -77,6 +77,15 @@ fn a_player_without_a_move_passes() {
 }
 
 #[test]
+fn a_time_budget_plays_legal_moves_and_is_marked_not_reproducible() {
+    let timed = spec("kind = \"alphabeta\"\ntime_ms = 20");
+    assert!(!timed.reproducible());
+    let game = Game::new(rules(Variant::Iii, 12));
+    let mv = timed.build().choose(&game, &mut AgentRng::seed_from_u64(2));
+    assert!(game.legal_moves().contains(&mv));
+}
+
+#[test]
 fn the_same_seed_gives_the_same_game() {
     let rules = rules(Variant::Ii, 6);
     let play = |seed: u64, a: &AgentSpec, b: &AgentSpec| {
