@@ -33,7 +33,6 @@ pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;
 pub use play::{play_game, PlayError};
-
 pub use position::{IllegalMove, MoveEffect, Position};
 pub use record::GameRecord;
 pub use rules::{

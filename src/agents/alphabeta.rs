@@ -56,8 +56,8 @@ pub struct SearchInfo {
 /// pruning") with iterative deepening and a transposition table (Greenblatt,
 /// Eastlake & Crocker 1967; Zobrist 1970 for the hashing idea).
 ///
-/// - Scores are seed margins for the side to move ([`crate::agents`]'
-///   evaluation): a finished game scores its true margin, a stalled line the
+/// - Scores are seed margins for the side to move (the shared evaluation,
+///   [`crate::evaluate`]): a finished game scores its true margin, a stalled line the
 ///   margin the `leftover` policy gives, a leaf the margin if the game stalled
 ///   there. A line is stalled when it reaches `no_capture_limit` plies without a
 ///   capture (counting the game's own plies) or repeats a position seen since

@@ -114,8 +114,11 @@ impl Mcts {
         }
     }
 
-    /// Runs the search from the current position of `game` (not over) and returns
-    /// the most visited move with its visit count.
+    /// Runs the search from the current position of `game` and returns the most
+    /// visited move with its visit count.
+    ///
+    /// # Panics
+    /// If the game is over: there is no move to choose.
     pub fn search(&mut self, game: &Game, rng: &mut AgentRng) -> (Move, u32) {
         let rules = *game.rules();
         let root = *game.position();
@@ -126,7 +129,7 @@ impl Mcts {
             Move::Pass,
             root.side_to_move().opponent(),
             since,
-            false,
+            root.is_over(),
         ));
         let mut path = Vec::with_capacity(64);
         for _ in 0..self.params.iterations {

@@ -17,6 +17,5 @@ pub use evaluation::{
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
-
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};
