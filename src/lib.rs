@@ -17,6 +17,7 @@ mod repetition;
 mod round_match;
 mod rules;
 mod side;
+pub mod solver;
 mod sowing;
 pub mod tournament;
 

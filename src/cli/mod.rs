@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod position_cmds;
+mod solve_cmd;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,10 @@ enum Command {
     Perft(position_cmds::PerftArgs),
     /// Draw a position as the players see it.
     Show(position_cmds::ShowArgs),
+    /// Build endgame tables by retrograde analysis.
+    Solve(solve_cmd::SolveArgs),
+    /// Print a position's exact value and best moves from the tables.
+    Probe(solve_cmd::ProbeArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -33,6 +38,8 @@ pub fn main() -> ExitCode {
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
+        Command::Solve(args) => solve_cmd::solve(args),
+        Command::Probe(args) => solve_cmd::probe(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
