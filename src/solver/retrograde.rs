@@ -33,6 +33,8 @@
 //! updates in parallel with no shared writes, so the iteration itself, and not
 //! only its result, is deterministic.
 
+use std::time::{Duration, Instant};
+
 use rayon::prelude::*;
 
 use crate::position::Position;
@@ -59,6 +61,10 @@ pub struct LayerStats {
     pub inner_moves: u64,
     /// Full sweeps until the fixed point (the last one changes nothing).
     pub sweeps: u32,
+    /// Time spent simulating the moves.
+    pub generation: Duration,
+    /// Time spent iterating to the fixed point.
+    pub iteration: Duration,
 }
 
 /// The exact values of smaller layers, for the exits of a layer.
@@ -96,6 +102,7 @@ pub(crate) fn build_layer(
         });
     }
     let count = count as usize;
+    let clock = Instant::now();
     let starts: Vec<usize> = (0..count).step_by(CHUNK).collect();
     let generate = |side: Side| -> Vec<Chunk> {
         starts
@@ -116,13 +123,28 @@ pub(crate) fn build_layer(
         .map(|c| c.children.len() as u64)
         .sum();
 
+    let generation = clock.elapsed();
+    let clock = Instant::now();
     let mut values = vec![0i8; 2 * count];
+    let words = count.div_ceil(64);
+    let mut south_changed = vec![0u64; words];
+    let mut north_changed = vec![0u64; words];
     let mut sweeps = 0;
     loop {
+        let first = sweeps == 0;
         sweeps += 1;
         let (south_values, north_values) = values.split_at_mut(count);
-        let changed = half_sweep(south_values, &south, north_values)
-            + half_sweep(north_values, &north, south_values);
+        let changed = half_sweep(
+            Half::new(south_values, &mut south_changed, &south),
+            north_values,
+            &north_changed,
+            first,
+        ) + half_sweep(
+            Half::new(north_values, &mut north_changed, &north),
+            south_values,
+            &south_changed,
+            first,
+        );
         if changed == 0 {
             break;
         }
@@ -132,6 +154,8 @@ pub(crate) fn build_layer(
         positions: 2 * count as u64,
         inner_moves,
         sweeps,
+        generation,
+        iteration: clock.elapsed(),
     };
     Ok((values, stats))
 }
@@ -148,7 +172,7 @@ fn generate_chunk(
     let mut chunk = Chunk {
         exit: Vec::with_capacity(len),
         degree: Vec::with_capacity(len),
-        children: Vec::with_capacity(len * 3),
+        children: Vec::with_capacity(len * 4),
     };
     let mut board = index.unrank(start as u64);
     for k in 0..len {
@@ -164,6 +188,10 @@ fn generate_chunk(
                 best = best.max(move_value(&pos, &child, lower));
             }
         });
+        if pos.is_over() {
+            // The empty board: the game is over and nothing more is to come.
+            best = 0;
+        }
         chunk.exit.push(best);
         chunk.degree.push(degree);
         if k + 1 < len {
@@ -171,6 +199,7 @@ fn generate_chunk(
             debug_assert!(more, "chunk runs past the layer");
         }
     }
+    chunk.children.shrink_to_fit();
     chunk
 }
 
@@ -191,21 +220,48 @@ pub(crate) fn move_value(pos: &Position, child: &Position, lower: &dyn LowerValu
     (gain + rest) as i8
 }
 
-/// Updates the values of one side to move from the other side's; returns how
-/// many changed.
-fn half_sweep(own: &mut [i8], chunks: &[Chunk], other: &[i8]) -> u64 {
-    own.par_chunks_mut(CHUNK)
-        .zip(chunks.par_iter())
-        .map(|(values, chunk)| {
+/// One side to move's values, its changed-flags and its moves.
+struct Half<'a> {
+    values: &'a mut [i8],
+    changed: &'a mut [u64],
+    chunks: &'a [Chunk],
+}
+
+impl<'a> Half<'a> {
+    fn new(values: &'a mut [i8], changed: &'a mut [u64], chunks: &'a [Chunk]) -> Half<'a> {
+        Half {
+            values,
+            changed,
+            chunks,
+        }
+    }
+}
+
+/// Updates the values of one side to move from the other side's and flags the
+/// ones that changed; returns how many changed. A position none of whose inner
+/// children changed since its last update keeps its value and is skipped,
+/// unless `all` (the first sweep).
+fn half_sweep(own: Half<'_>, other: &[i8], other_changed: &[u64], all: bool) -> u64 {
+    let flagged = |c: usize| other_changed[c / 64] >> (c % 64) & 1 != 0;
+    own.values
+        .par_chunks_mut(CHUNK)
+        .zip(own.changed.par_chunks_mut(CHUNK / 64))
+        .zip(own.chunks.par_iter())
+        .map(|((values, changed_words), chunk)| {
+            changed_words.fill(0);
             let mut changed = 0;
             let mut next = 0;
             for (i, value) in values.iter_mut().enumerate() {
                 let degree = chunk.degree[i] as usize;
+                let children = &chunk.children[next..next + degree];
+                next += degree;
+                if !all && !children.iter().any(|&c| flagged(c as usize)) {
+                    continue;
+                }
                 let mut best = chunk.exit[i];
-                for &c in &chunk.children[next..next + degree] {
+                for &c in children {
                     best = best.max(-other[c as usize]);
                 }
-                next += degree;
                 debug_assert!(best != NO_EXIT, "every position has a move");
                 debug_assert!(
                     *value == 0 || best.signum() == value.signum() && best.abs() >= value.abs(),
@@ -213,6 +269,7 @@ fn half_sweep(own: &mut [i8], chunks: &[Chunk], other: &[i8]) -> u64 {
                 );
                 if best != *value {
                     *value = best;
+                    changed_words[i / 64] |= 1 << (i % 64);
                     changed += 1;
                 }
             }
