@@ -13,9 +13,10 @@ use std::process::Command;
 
 use hoyito::solver::index::LayerIndex;
 use hoyito::solver::strategy::{perfect_move, search_move};
+use hoyito::solver::study::capture_share;
 use hoyito::solver::table::{self, TableError, TableKey};
 use hoyito::solver::Tablebase;
-use hoyito::{Game, Position, Rules, Side, Variant};
+use hoyito::{play_game, AgentRng, AgentSpec, BySide, Game, Position, Rules, Side, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -50,8 +51,9 @@ fn position(board: &[u8], side: Side) -> Position {
 type Values = HashMap<(Vec<u8>, Side), i32>;
 
 /// Exact values of every position with up to `max_seeds` seeds, by threshold
-/// attractors over explicit graphs.
-fn reference(rules: &Rules, max_seeds: u8) -> Values {
+/// attractors over explicit graphs; with `first_capture_wins`, every capture is
+/// worth one point instead (who can force the next capture).
+fn reference(rules: &Rules, max_seeds: u8, first_capture_wins: bool) -> Values {
     let mut values = Values::new();
     values.insert((vec![0; 2 * rules.holes as usize], Side::South), 0);
     values.insert((vec![0; 2 * rules.holes as usize], Side::North), 0);
@@ -84,7 +86,11 @@ fn reference(rules: &Rules, max_seeds: u8) -> Values {
                 } else {
                     -rest
                 };
-                exits[p].push(gain + if child.is_over() { 0 } else { signed });
+                exits[p].push(if first_capture_wins {
+                    1
+                } else {
+                    gain + if child.is_over() { 0 } else { signed }
+                });
             }
         }
         let mut value = vec![0i32; nodes.len()];
@@ -137,7 +143,7 @@ fn reference(rules: &Rules, max_seeds: u8) -> Values {
 
 fn no_progress(_: u64) {}
 
-fn tablebase(variant: Variant, holes: u8, max_seeds: u32) -> Tablebase {
+fn tablebase_for(variant: Variant, holes: u8, max_seeds: u32) -> Tablebase {
     let mut tb = Tablebase::new(variant, holes).expect("a valid board");
     for k in 0..=max_seeds {
         tb.ensure(k, None, &no_progress).expect("a small build");
@@ -152,8 +158,8 @@ fn every_value_agrees_with_the_reference_solver() {
             let rules = Rules::new(variant)
                 .with_board(holes as u32, 4)
                 .expect("a valid board");
-            let expected = reference(&rules, max_seeds);
-            let tb = tablebase(variant, holes, max_seeds as u32);
+            let expected = reference(&rules, max_seeds, false);
+            let tb = tablebase_for(variant, holes, max_seeds as u32);
             for k in 0..=max_seeds as u32 {
                 let layer = tb.layer(k).expect("built").len() as u64;
                 assert_eq!(layer, 2 * LayerIndex::new(holes, k).count());
@@ -165,6 +171,28 @@ fn every_value_agrees_with_the_reference_solver() {
                 nonzero += (*v != 0) as usize;
             }
             assert!(nonzero > expected.len() / 10, "the test exercises captures");
+        }
+    }
+}
+
+#[test]
+fn capture_shares_agree_with_the_reference_solver() {
+    for variant in Variant::ALL {
+        let rules = Rules::new(variant).with_board(3, 4).expect("a valid board");
+        let expected = reference(&rules, 10, true);
+        for k in 0..=10u32 {
+            let share = capture_share(variant, 3, k, &no_progress).expect("a small layer");
+            let count = |v: i32| {
+                expected
+                    .iter()
+                    .filter(|((b, _), &x)| b.iter().map(|&s| s as u32).sum::<u32>() == k && x == v)
+                    .count() as u64
+            };
+            assert_eq!((share.mover, share.opponent), (count(1), count(-1)), "{k}");
+            assert_eq!(share.positions, 2 * LayerIndex::new(3, k).count());
+            if k < 4 {
+                assert_eq!(share.either(), 0, "no casa without four seeds");
+            }
         }
     }
 }
@@ -196,7 +224,7 @@ fn perfect_play_secures_the_table_value_against_every_player() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for variant in Variant::ALL {
         let holes = 3;
-        let tb = tablebase(variant, holes, 12);
+        let tb = tablebase_for(variant, holes, 12);
         let rules = *tb.rules();
         for _ in 0..60 {
             let k = rng.random_range(4..=12u8);
@@ -227,6 +255,66 @@ fn perfect_play_secures_the_table_value_against_every_player() {
                 };
                 let margin = play(&rules, start, &mut perfect, &mut random);
                 assert!(margin >= value, "{margin} < {value} from {start}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_tablebase_agent_never_scores_less_than_the_table_value() {
+    let spec = |text: &str| -> AgentSpec {
+        let spec: AgentSpec = toml::from_str(text).expect("a spec");
+        spec.validate().expect("in range");
+        spec
+    };
+    let tablebase = spec("kind = \"tablebase\"\nmax_seeds = 12");
+    assert_eq!(tablebase.to_string(), "tablebase max_seeds=12 depth=4");
+    let with_fallback =
+        spec("kind = \"tablebase\"\nmax_seeds = 8\n[fallback]\nkind = \"alphabeta\"\ndepth = 3");
+    assert_eq!(
+        with_fallback.to_string(),
+        "tablebase max_seeds=8 fallback=(alphabeta depth=3)"
+    );
+    let bad: AgentSpec = toml::from_str("kind = \"tablebase\"\nmax_seeds = 200").expect("read");
+    assert!(bad.validate().unwrap_err().contains("max_seeds = 200"));
+    let opponents = [
+        spec("kind = \"random\""),
+        spec("kind = \"greedy\""),
+        spec("kind = \"alphabeta\"\ndepth = 4"),
+        spec("kind = \"mcts\"\niterations = 200"),
+        tablebase.clone(),
+        with_fallback,
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for variant in Variant::ALL {
+        let tb = tablebase_for(variant, 3, 12);
+        let rules = *tb.rules();
+        for _ in 0..12 {
+            let k = rng.random_range(4..=12u8);
+            let all = boards(6, k);
+            let side = if rng.random_bool(0.5) {
+                Side::South
+            } else {
+                Side::North
+            };
+            let start = position(&all[rng.random_range(0..all.len())], side);
+            let value = tb.value(&start).expect("in the tables") as i32;
+            for opponent in &opponents {
+                let mut me = tablebase.build();
+                let mut them = opponent.build();
+                let agents: BySide<&mut dyn hoyito::Agent> = match side {
+                    Side::South => BySide::new(&mut *me, &mut *them),
+                    Side::North => BySide::new(&mut *them, &mut *me),
+                };
+                let mut game_rng = AgentRng::seed_from_u64(rng.random());
+                let game = Game::from_position(rules, start);
+                let game = play_game(&rules, game, agents, &mut game_rng).expect("legal play");
+                let s = game.outcome().expect("over").scores;
+                let margin = s[side] as i32 - s[side.opponent()] as i32;
+                assert!(
+                    margin >= value,
+                    "{margin} < {value} from {start} against {opponent}"
+                );
             }
         }
     }
@@ -306,7 +394,7 @@ fn probe_prints_the_value_and_the_best_moves() {
     // North's 3 a casa and the chain takes North's 2: 8 seeds, and the 2 left
     // go to South too. Value 10, and no other move comes close.
     let pos = "3,0,0/1,3,3 S 0-0";
-    let tb = tablebase(Variant::Ii, 3, 10);
+    let tb = tablebase_for(Variant::Ii, 3, 10);
     let p: Position = pos.parse().expect("a position");
     let probe = tb.probe(&p).expect("in the tables");
     let best: Vec<String> = probe.best_moves().iter().map(|m| m.to_string()).collect();

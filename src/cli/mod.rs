@@ -32,6 +32,8 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Print a position's exact value and best moves from the tables.
     Probe(solve_cmd::ProbeArgs),
+    /// Count the positions of a layer where someone can force the next capture.
+    Captures(solve_cmd::CapturesArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -44,6 +46,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => position_cmds::show(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Probe(args) => solve_cmd::probe(args),
+        Command::Captures(args) => solve_cmd::captures(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

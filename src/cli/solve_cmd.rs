@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use hoyito::solver::study::capture_share;
 use hoyito::solver::{LayerSource, Tablebase};
 use hoyito::{Position, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -45,6 +46,20 @@ pub struct ProbeArgs {
     /// built and saved there.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
+}
+
+/// Arguments of `hoyito captures`.
+#[derive(Debug, Args)]
+pub struct CapturesArgs {
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long, short = 'v')]
+    variant: Variant,
+    /// Holes per row.
+    #[arg(long, default_value_t = 12)]
+    holes: u8,
+    /// Seeds on the board.
+    #[arg(long, default_value_t = 8)]
+    seeds: u32,
 }
 
 /// A progress bar over `total` positions when standard error is a terminal.
@@ -146,5 +161,31 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     println!("value {}", probe.value);
     let best: Vec<String> = probe.best_moves().iter().map(|m| m.to_string()).collect();
     println!("best {}", best.join(" "));
+    Ok(())
+}
+
+/// `hoyito captures`.
+pub fn captures(args: CapturesArgs) -> Result<()> {
+    let tb = Tablebase::new(args.variant, args.holes)?;
+    let bar = progress_bar(tb.key(args.seeds).entries());
+    let share = capture_share(args.variant, args.holes, args.seeds, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let pct = |n: u64| 100.0 * n as f64 / share.positions as f64;
+    println!("positions {}", share.positions);
+    println!(
+        "mover forces the next capture {} ({:.2}%)",
+        share.mover,
+        pct(share.mover)
+    );
+    println!(
+        "opponent forces the next capture {} ({:.2}%)",
+        share.opponent,
+        pct(share.opponent)
+    );
+    println!(
+        "either side forces the next capture {} ({:.2}%)",
+        share.either(),
+        pct(share.either())
+    );
     Ok(())
 }

@@ -7,8 +7,9 @@
 //! capture takes whole casas of four, or empties the board): [`index`] numbers
 //! the boards of a layer without gaps, [`retrograde`] solves a layer exactly,
 //! [`table`] saves and loads layers, [`Tablebase`] holds them, [`probe`] answers
-//! questions about a position and [`strategy`] plays perfectly, making progress
-//! where a value must be forced through cycles.
+//! questions about a position, [`strategy`] plays perfectly, making progress
+//! where a value must be forced through cycles, and [`study`] asks who can still
+//! force a capture.
 //!
 //! The value of a position is the capture margin still to come for the side to
 //! move under perfect play, with endless play worth nothing more (the `none`
@@ -20,6 +21,7 @@ pub mod index;
 pub mod probe;
 pub mod retrograde;
 pub mod strategy;
+pub mod study;
 pub mod table;
 mod tablebase;
 

@@ -7,7 +7,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::solver::retrograde::{move_value, LowerValues};
+use crate::solver::retrograde::move_value;
 use crate::solver::Tablebase;
 
 /// A position and what the tables say about it.
@@ -30,15 +30,6 @@ impl Probe {
     }
 }
 
-/// Reads every child's value from a tablebase whose layers are known to be there.
-struct Available<'a>(&'a Tablebase);
-
-impl LowerValues for Available<'_> {
-    fn value(&self, pos: &Position) -> i8 {
-        self.0.value(pos).expect("checked by probe")
-    }
-}
-
 impl Tablebase {
     /// The value of `pos` and of each of its moves, or `None` when the layers it
     /// needs are not available (or the game is over: no move, value 0 is
@@ -53,7 +44,7 @@ impl Tablebase {
             return None;
         }
         let mut moves = Vec::new();
-        let lower = Available(self);
+        let lower = |p: &Position| self.value(p).expect("its layer was checked above");
         pos.for_each_child(self.rules(), |mv, child, _| {
             moves.push((mv, move_value(pos, &child, &lower)));
         });

@@ -67,12 +67,9 @@ pub struct LayerStats {
     pub iteration: Duration,
 }
 
-/// The exact values of smaller layers, for the exits of a layer.
-pub(crate) trait LowerValues: Sync {
-    /// The value of `pos` (side to move's margin still to come); the position's
-    /// layer has been built.
-    fn value(&self, pos: &Position) -> i8;
-}
+/// The value for the mover of a capturing move, given the position and the
+/// position it leads to (for tables: [`move_value`] over the smaller layers).
+pub(crate) type ExitValue<'a> = dyn Fn(&Position, &Position) -> i8 + Sync + 'a;
 
 /// The moves of one chunk of positions of one side to move.
 struct Chunk {
@@ -89,7 +86,7 @@ struct Chunk {
 pub(crate) fn build_layer(
     rules: &Rules,
     seeds: u32,
-    lower: &dyn LowerValues,
+    exit: &ExitValue<'_>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Vec<i8>, LayerStats), SolveError> {
     let index = LayerIndex::new(rules.holes, seeds);
@@ -109,7 +106,7 @@ pub(crate) fn build_layer(
             .par_iter()
             .map(|&start| {
                 let len = CHUNK.min(count - start);
-                let chunk = generate_chunk(rules, &index, side, start, len, lower);
+                let chunk = generate_chunk(rules, &index, side, start, len, exit);
                 progress(len as u64);
                 chunk
             })
@@ -167,7 +164,7 @@ fn generate_chunk(
     side: Side,
     start: usize,
     len: usize,
-    lower: &dyn LowerValues,
+    exit: &ExitValue<'_>,
 ) -> Chunk {
     let mut chunk = Chunk {
         exit: Vec::with_capacity(len),
@@ -185,7 +182,7 @@ fn generate_chunk(
                 chunk.children.push(index.rank(&child.board) as u32);
                 degree += 1;
             } else {
-                best = best.max(move_value(&pos, &child, lower));
+                best = best.max(exit(&pos, &child));
             }
         });
         if pos.is_over() {
@@ -205,7 +202,7 @@ fn generate_chunk(
 
 /// The exact value for the mover of the move from `pos` to `child`:
 /// the seeds it took (net, the last seeds included) plus what is still to come.
-pub(crate) fn move_value(pos: &Position, child: &Position, lower: &dyn LowerValues) -> i8 {
+pub(crate) fn move_value(pos: &Position, child: &Position, lower: &dyn Fn(&Position) -> i8) -> i8 {
     let mover = pos.side;
     let gain = child.captures[mover] as i32
         - pos.captures[mover] as i32
@@ -213,9 +210,9 @@ pub(crate) fn move_value(pos: &Position, child: &Position, lower: &dyn LowerValu
     let rest = if child.is_over() {
         0
     } else if child.side == mover {
-        lower.value(child) as i32
+        lower(child) as i32
     } else {
-        -(lower.value(child) as i32)
+        -(lower(child) as i32)
     };
     (gain + rest) as i8
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::solver::index::LayerIndex;
-use crate::solver::retrograde::{self, LayerStats, LowerValues};
+use crate::solver::retrograde::{self, move_value, LayerStats};
 use crate::solver::table::{self, TableKey};
 use crate::solver::{SolveError, MAX_TABLE_SEEDS};
 
@@ -121,8 +121,12 @@ impl Tablebase {
                 Some(path) if path.exists() => (table::load(path, key)?, LayerSource::Loaded),
                 _ => {
                     let start = Instant::now();
-                    let (values, stats) =
-                        retrograde::build_layer(&self.rules, k, &*self, progress)?;
+                    let lower = |p: &Position| {
+                        self.value(p)
+                            .expect("dependencies are built before the layers using them")
+                    };
+                    let exit = |p: &Position, c: &Position| move_value(p, c, &lower);
+                    let (values, stats) = retrograde::build_layer(&self.rules, k, &exit, progress)?;
                     if let Some(path) = &path {
                         table::save(path, key, &values)?;
                     }
@@ -158,12 +162,6 @@ impl Tablebase {
                 expected: self.rules.holes,
             })
         }
-    }
-}
-
-impl LowerValues for Tablebase {
-    fn value(&self, pos: &Position) -> i8 {
-        Tablebase::value(self, pos).expect("dependencies are built before the layers using them")
     }
 }
 
