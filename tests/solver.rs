@@ -404,4 +404,3 @@ fn probe_prints_the_value_and_the_best_moves() {
     assert_eq!(run("0,0,0/1,1,1 S 0-0"), "value 0\nbest pass\n");
     std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
-

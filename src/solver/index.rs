@@ -58,12 +58,6 @@ impl LayerIndex {
         self.count
     }
 
-    /// Seeds on every board of the layer.
-    #[inline]
-    pub fn seeds(&self) -> u32 {
-        self.seeds
-    }
-
     #[inline(always)]
     fn comp(&self, r: u32, j: usize) -> u64 {
         self.comp[j * self.stride + r as usize]

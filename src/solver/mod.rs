@@ -58,14 +58,6 @@ pub enum SolveError {
         /// Boards in the layer.
         boards: u64,
     },
-    /// A position on another board than the tablebase's.
-    #[error("the position has {found} holes per row, the tablebase {expected}")]
-    WrongBoard {
-        /// Holes of the position.
-        found: u8,
-        /// Holes of the tablebase.
-        expected: u8,
-    },
     /// A table file could not be saved or loaded.
     #[error(transparent)]
     Table(#[from] table::TableError),

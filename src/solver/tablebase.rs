@@ -151,18 +151,6 @@ impl Tablebase {
             seeds,
         }
     }
-
-    /// Checks that `pos` is on this tablebase's board.
-    pub fn check_board(&self, pos: &Position) -> Result<(), SolveError> {
-        if pos.holes() == self.rules.holes {
-            Ok(())
-        } else {
-            Err(SolveError::WrongBoard {
-                found: pos.holes(),
-                expected: self.rules.holes,
-            })
-        }
-    }
 }
 
 #[cfg(test)]
