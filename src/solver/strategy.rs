@@ -11,9 +11,9 @@
 //! or less only has to keep it, which any value-keeping move does.
 //!
 //! The explored region is at most the capture-free positions reachable from the
-//! current one: small on small boards, but on large layers (2x6 with 16 or more
-//! seeds) a move can take seconds; storing ranks in the tables would avoid it at
-//! the cost of a second byte per position.
+//! current one: small on the boards the tests play (2x3), possibly a large part
+//! of a layer on big boards (not measured there); storing ranks in the tables
+//! would avoid the exploration at the cost of a second byte per position.
 
 use std::collections::HashMap;
 
