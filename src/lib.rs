@@ -21,6 +21,7 @@ pub mod report;
 mod round_match;
 mod rules;
 mod side;
+pub mod solver;
 mod sowing;
 pub mod stats;
 pub mod tournament;
@@ -29,7 +30,7 @@ pub use agent::{Agent, AgentRng};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
     AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
-    RosterError, Score, SearchInfo, StallTracker, TURN_SEARCH_LIMIT,
+    RosterError, Score, SearchInfo, StallTracker, TablebaseAgent, TURN_SEARCH_LIMIT,
 };
 pub use diagram::{describe_step, diagram, hole_name};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};

@@ -9,6 +9,7 @@ mod mcts;
 mod random;
 mod roster;
 mod spec;
+mod tablebase;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
 pub use evaluation::{
@@ -19,3 +20,4 @@ pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};
+pub use tablebase::TablebaseAgent;

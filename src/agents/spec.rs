@@ -14,6 +14,8 @@ use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
 use crate::agents::greedy::Greedy;
 use crate::agents::mcts::{Mcts, MctsParams};
 use crate::agents::random::RandomAgent;
+use crate::agents::tablebase::TablebaseAgent;
+use crate::solver::MAX_TABLE_SEEDS;
 
 /// The largest MCTS iteration count accepted (the tree grows with it).
 const MAX_ITERATIONS: u32 = 10_000_000;
@@ -73,6 +75,26 @@ pub enum AgentSpec {
         #[serde(default = "default_rollout_cap")]
         rollout_cap: u32,
     },
+    /// [`TablebaseAgent`]: perfect play within the tables.
+    Tablebase {
+        /// Largest layer of the tables (seeds on the board), 0..=120 (required).
+        /// Memory and build time grow fast: 2x6 up to 16 seeds takes about a
+        /// minute and 60 MB.
+        max_seeds: u32,
+        /// Plies of the table-scored search outside the tables, 1..=16 (default 4).
+        #[serde(default = "default_tablebase_depth")]
+        depth: u32,
+        /// An agent that chooses instead of the search outside the tables.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback: Option<Box<AgentSpec>>,
+    },
+}
+
+/// The deepest table-scored search a tablebase agent may run outside the tables.
+const MAX_TABLEBASE_DEPTH: u32 = 16;
+
+fn default_tablebase_depth() -> u32 {
+    4
 }
 
 fn default_exploration() -> f64 {
@@ -91,15 +113,16 @@ impl AgentSpec {
             AgentSpec::Greedy => "greedy",
             AgentSpec::Alphabeta { .. } => "alphabeta",
             AgentSpec::Mcts { .. } => "mcts",
+            AgentSpec::Tablebase { .. } => "tablebase",
         }
     }
 
     /// Checks the ranges of the parameters; the message names the field and what
     /// is allowed.
     pub fn validate(&self) -> Result<(), String> {
-        match *self {
+        match self {
             AgentSpec::Random | AgentSpec::Greedy => Ok(()),
-            AgentSpec::Alphabeta {
+            &AgentSpec::Alphabeta {
                 depth,
                 nodes,
                 time_ms,
@@ -118,7 +141,7 @@ impl AgentSpec {
                     _ => Ok(()),
                 }
             }
-            AgentSpec::Mcts {
+            &AgentSpec::Mcts {
                 iterations,
                 exploration,
                 rollout_cap,
@@ -138,25 +161,61 @@ impl AgentSpec {
                     Ok(())
                 }
             }
+            AgentSpec::Tablebase {
+                max_seeds,
+                depth,
+                fallback,
+            } => {
+                if *max_seeds > MAX_TABLE_SEEDS {
+                    Err(format!(
+                        "max_seeds = {max_seeds} is out of range: allowed 0 to {MAX_TABLE_SEEDS}"
+                    ))
+                } else if !(1..=MAX_TABLEBASE_DEPTH).contains(depth) {
+                    Err(format!(
+                        "depth = {depth} is out of range: allowed 1 to {MAX_TABLEBASE_DEPTH}"
+                    ))
+                } else if let Some(fallback) = fallback {
+                    if fallback.kind() == "tablebase" {
+                        return Err(
+                            "fallback: a tablebase agent cannot fall back on another".into()
+                        );
+                    }
+                    fallback.validate().map_err(|e| format!("fallback: {e}"))
+                } else {
+                    Ok(())
+                }
+            }
         }
     }
 
     /// Whether the agent plays the same moves from the same seed on any machine:
     /// false only for a wall-clock budget.
     pub fn reproducible(&self) -> bool {
-        !matches!(
-            self,
+        match self {
             AgentSpec::Alphabeta {
-                time_ms: Some(_),
+                time_ms: Some(_), ..
+            } => false,
+            AgentSpec::Tablebase {
+                fallback: Some(fallback),
                 ..
-            }
-        )
+            } => fallback.reproducible(),
+            _ => true,
+        }
     }
 
     /// A fresh agent. The spec should have passed [`AgentSpec::validate`]; out of
     /// range values are clamped to the nearest allowed one.
     pub fn build(&self) -> Box<dyn Agent> {
         match *self {
+            AgentSpec::Tablebase {
+                max_seeds,
+                depth,
+                ref fallback,
+            } => Box::new(TablebaseAgent::new(
+                max_seeds.min(MAX_TABLE_SEEDS),
+                depth.clamp(1, MAX_TABLEBASE_DEPTH),
+                fallback.as_ref().map(|f| f.build()),
+            )),
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(Greedy),
             AgentSpec::Alphabeta {
@@ -230,6 +289,17 @@ impl fmt::Display for AgentSpec {
                 f,
                 " iterations={iterations} exploration={exploration:.3} rollout={rollout} rollout_cap={rollout_cap}"
             ),
+            AgentSpec::Tablebase {
+                max_seeds,
+                depth,
+                ref fallback,
+            } => {
+                write!(f, " max_seeds={max_seeds}")?;
+                match fallback {
+                    Some(fallback) => write!(f, " fallback=({fallback})"),
+                    None => write!(f, " depth={depth}"),
+                }
+            }
         }
     }
 }

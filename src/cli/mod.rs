@@ -5,6 +5,7 @@
 mod agents_cmd;
 mod position_cmds;
 mod report_cmd;
+mod solve_cmd;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,12 @@ enum Command {
     Show(position_cmds::ShowArgs),
     /// Redraw summary.json, report.md and the charts from DIR/games.csv.
     Report(report_cmd::ReportArgs),
+    /// Build endgame tables by retrograde analysis.
+    Solve(solve_cmd::SolveArgs),
+    /// Print a position's exact value and best moves from the tables.
+    Probe(solve_cmd::ProbeArgs),
+    /// Count the positions of a layer where someone can force the next capture.
+    Captures(solve_cmd::CapturesArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -58,6 +65,9 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
         Command::Report(args) => report_cmd::report(args),
+        Command::Solve(args) => solve_cmd::solve(args),
+        Command::Probe(args) => solve_cmd::probe(args),
+        Command::Captures(args) => solve_cmd::captures(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

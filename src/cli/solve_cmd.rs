@@ -1,0 +1,191 @@
+//! `solve` and `probe`: build endgame tables, and ask them about a position.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hoyito::solver::study::capture_share;
+use hoyito::solver::{LayerSource, Tablebase};
+use hoyito::{Position, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Arguments of `hoyito solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long, short = 'v')]
+    variant: Variant,
+    /// Holes per row.
+    #[arg(long, default_value_t = 6)]
+    holes: u8,
+    /// Build every layer from 0 up to this many seeds on the board.
+    #[arg(long)]
+    max_seeds: u32,
+    /// Build only the layers that the layer of --max-seeds needs (max, max-4, ...
+    /// and 0) instead of every layer.
+    #[arg(long)]
+    only_needed: bool,
+    /// Directory for the table files (created if missing); layers already there
+    /// are loaded, not rebuilt. Without it nothing is saved.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Arguments of `hoyito probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long, short = 'v')]
+    variant: Variant,
+    /// Position in the notation of RULES.md, e.g. "2,0,1/1,0,4 S 0-0".
+    #[arg(long, short = 'p')]
+    position: String,
+    /// Directory of table files: layers found there are loaded, missing ones are
+    /// built and saved there.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+}
+
+/// Arguments of `hoyito captures`.
+#[derive(Debug, Args)]
+pub struct CapturesArgs {
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long, short = 'v')]
+    variant: Variant,
+    /// Holes per row.
+    #[arg(long, default_value_t = 12)]
+    holes: u8,
+    /// Seeds on the board.
+    #[arg(long, default_value_t = 8)]
+    seeds: u32,
+}
+
+/// A progress bar over `total` positions when standard error is a terminal.
+fn progress_bar(total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, eta {eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+fn table_dir(dir: Option<&Path>) -> Result<()> {
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create table directory {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// `hoyito solve`.
+pub fn solve(args: SolveArgs) -> Result<()> {
+    let mut tb = Tablebase::new(args.variant, args.holes)?;
+    table_dir(args.out.as_deref())?;
+    let layers: Vec<u32> = if args.only_needed {
+        Tablebase::dependencies(args.max_seeds)
+    } else {
+        (0..=args.max_seeds).collect()
+    };
+    let total: u64 = layers.iter().map(|&k| tb.key(k).entries()).sum();
+    let bar = progress_bar(total);
+    let start = Instant::now();
+    let mut built = 0u64;
+    for k in layers {
+        let reports = tb
+            .ensure(k, args.out.as_deref(), &|n| bar.inc(n))
+            .with_context(|| format!("layer of {k} seeds"))?;
+        for r in reports {
+            let line = match r.source {
+                LayerSource::Built(stats, time) => {
+                    built += r.positions;
+                    format!(
+                        "layer {:>3}: {:>12} positions built in {:>8.2} s (moves {:.2} s, \
+                         iteration {:.2} s; {} inner moves, {} sweeps)",
+                        r.seeds,
+                        r.positions,
+                        time.as_secs_f64(),
+                        stats.generation.as_secs_f64(),
+                        stats.iteration.as_secs_f64(),
+                        stats.inner_moves,
+                        stats.sweeps
+                    )
+                }
+                LayerSource::Loaded => {
+                    bar.inc(r.positions);
+                    format!("layer {:>3}: {:>12} positions loaded", r.seeds, r.positions)
+                }
+            };
+            bar.suspend(|| println!("{line}"));
+        }
+    }
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "built {built} positions in {secs:.2} s: {:.0} positions/s",
+        built as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+/// `hoyito probe`.
+pub fn probe(args: ProbeArgs) -> Result<()> {
+    let pos: Position = args
+        .position
+        .parse()
+        .with_context(|| format!("bad position {:?}", args.position))?;
+    let mut tb = Tablebase::new(args.variant, pos.holes())?;
+    table_dir(Some(&args.dir))?;
+    let seeds = pos.seeds_on_board();
+    let total: u64 = Tablebase::dependencies(seeds)
+        .iter()
+        .map(|&k| tb.key(k).entries())
+        .sum();
+    let bar = progress_bar(total);
+    tb.ensure(seeds, Some(&args.dir), &|n| bar.inc(n))
+        .with_context(|| format!("tables for {seeds} seeds in {}", args.dir.display()))?;
+    bar.finish_and_clear();
+    let Some(probe) = tb.probe(&pos) else {
+        println!("value 0");
+        println!("best");
+        return Ok(());
+    };
+    println!("value {}", probe.value);
+    let best: Vec<String> = probe.best_moves().iter().map(|m| m.to_string()).collect();
+    println!("best {}", best.join(" "));
+    Ok(())
+}
+
+/// `hoyito captures`.
+pub fn captures(args: CapturesArgs) -> Result<()> {
+    let tb = Tablebase::new(args.variant, args.holes)?;
+    let bar = progress_bar(tb.key(args.seeds).entries());
+    let share = capture_share(args.variant, args.holes, args.seeds, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let pct = |n: u64| 100.0 * n as f64 / share.positions as f64;
+    println!("positions {}", share.positions);
+    println!(
+        "mover forces the next capture {} ({:.2}%)",
+        share.mover,
+        pct(share.mover)
+    );
+    println!(
+        "opponent forces the next capture {} ({:.2}%)",
+        share.opponent,
+        pct(share.opponent)
+    );
+    println!(
+        "either side forces the next capture {} ({:.2}%)",
+        share.either(),
+        pct(share.either())
+    );
+    Ok(())
+}

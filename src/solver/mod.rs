@@ -1,0 +1,64 @@
+//! Perfect play: endgame tablebases by retrograde analysis, and exact solutions of
+//! small boards.
+//!
+//! No mancala tool knew the exact value of a Hoyito position. Captures only
+//! remove seeds, so positions fall into layers by the seeds on the board, each
+//! depending only on smaller layers (and only on layers `k - 4j`, since every
+//! capture takes whole casas of four, or empties the board): [`index`] numbers
+//! the boards of a layer without gaps, [`retrograde`] solves a layer exactly,
+//! [`table`] saves and loads layers, [`Tablebase`] holds them, [`probe`] answers
+//! questions about a position, [`strategy`] plays perfectly, making progress
+//! where a value must be forced through cycles, and [`study`] asks who can still
+//! force a capture.
+//!
+//! The value of a position is the capture margin still to come for the side to
+//! move under perfect play, with endless play worth nothing more (the `none`
+//! leftover policy) and the last-four rule of RULES.md (who takes the last seeds
+//! is the capturer). Captures already made do not matter, so tables are indexed
+//! by board and side to move only.
+
+pub mod index;
+pub mod probe;
+pub mod retrograde;
+pub mod strategy;
+pub mod study;
+pub mod table;
+mod tablebase;
+
+use thiserror::Error;
+
+use crate::rules::RulesError;
+
+pub use tablebase::{LayerReport, LayerSource, Tablebase};
+
+/// Largest layer a table can hold: values are stored as `i8`.
+pub const MAX_TABLE_SEEDS: u32 = 120;
+
+/// Why a tablebase cannot be built or used.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    /// The board is not one the engine plays.
+    #[error(transparent)]
+    Board(#[from] RulesError),
+    /// A layer beyond what a byte per position can hold.
+    #[error("{seeds} seeds on the board: tables go up to {MAX_TABLE_SEEDS} seeds")]
+    TooManySeeds {
+        /// Seeds asked for.
+        seeds: u32,
+    },
+    /// A layer too large to index with 32 bits.
+    #[error(
+        "the layer of {seeds} seeds on 2x{holes} has {boards} boards: too many to solve in memory"
+    )]
+    LayerTooLarge {
+        /// Holes per row.
+        holes: u8,
+        /// Seeds on the board.
+        seeds: u32,
+        /// Boards in the layer.
+        boards: u64,
+    },
+    /// A table file could not be saved or loaded.
+    #[error(transparent)]
+    Table(#[from] table::TableError),
+}
