@@ -3,6 +3,11 @@
 
 mod config;
 mod game_row;
+mod lineup;
+mod play;
+mod run_dir;
+mod runner;
+mod schedule;
 mod seeding;
 
 pub use config::{
@@ -10,4 +15,11 @@ pub use config::{
     DEFAULT_CONFIG_NAME,
 };
 pub use game_row::{GameRow, Winner};
+pub use lineup::{Lineup, Seat, SeatCache, UnknownAgent};
+pub use play::{empty_row, fill_row, play_game, PlayError, Seats};
+pub use run_dir::{
+    csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
+};
+pub use runner::{chunk_size, run_games, BlockTimes, RunError, Work};
+pub use schedule::{Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
