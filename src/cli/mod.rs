@@ -3,6 +3,8 @@
 //! a non-zero exit.
 
 mod position_cmds;
+mod replay_cmd;
+mod run_cmd;
 
 use std::process::ExitCode;
 
@@ -24,6 +26,10 @@ enum Command {
     Perft(position_cmds::PerftArgs),
     /// Draw a position as the players see it.
     Show(position_cmds::ShowArgs),
+    /// Run an experiment (default: the built-in one) into a results directory.
+    Run(run_cmd::RunArgs),
+    /// Replay one game of a run, drawing the board after every move.
+    Replay(replay_cmd::ReplayArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -33,6 +39,8 @@ pub fn main() -> ExitCode {
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
+        Command::Run(args) => run_cmd::run(args),
+        Command::Replay(args) => replay_cmd::replay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

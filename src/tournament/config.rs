@@ -27,20 +27,20 @@ pub const DEFAULT_CONFIG_NAME: &str = "built-in default experiment (configs/defa
 #[derive(Debug, Error)]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("cannot read {file}: {source}")]
+    #[error("cannot read {file}: {cause}")]
     Read {
         /// The file.
         file: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// Malformed TOML, an unknown key, or a value of the wrong kind.
-    #[error("{file}: {source}")]
+    #[error("{file}: {cause}")]
     Toml {
         /// The file.
         file: String,
         /// The parser's message, with line, column, key and allowed values.
-        source: Box<toml::de::Error>,
+        cause: Box<toml::de::Error>,
     },
     /// A well-formed value that cannot be run.
     #[error("{file}: key `{key}`: {message}")]
@@ -152,7 +152,7 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub champion: Option<String>,
     /// Also play every agent against itself (round-robin and gauntlet).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub self_play: bool,
 }
 
@@ -160,18 +160,18 @@ impl Experiment {
     /// Reads and checks an experiment file.
     pub fn load(path: &Path) -> Result<Experiment, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read {
             file: file.clone(),
-            source,
+            cause,
         })?;
         Experiment::parse(&text, &file)
     }
 
     /// Parses and checks experiment text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
-        let experiment: Experiment = toml::from_str(text).map_err(|source| ConfigError::Toml {
+        let experiment: Experiment = toml::from_str(text).map_err(|cause| ConfigError::Toml {
             file: file.to_string(),
-            source: Box::new(source),
+            cause: Box::new(cause),
         })?;
         experiment.check(file)?;
         Ok(experiment)

@@ -9,6 +9,7 @@ mod run_dir;
 mod runner;
 mod schedule;
 mod seeding;
+mod timings;
 
 pub use config::{
     ConfigError, Experiment, Format, Openings, RulesConfig, TournamentConfig, DEFAULT_CONFIG,
@@ -23,3 +24,4 @@ pub use run_dir::{
 pub use runner::{chunk_size, run_games, BlockTimes, RunError, Work};
 pub use schedule::{Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
+pub use timings::{append_timings, RunTimes};

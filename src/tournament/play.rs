@@ -21,14 +21,14 @@ use super::seeding::rng_from_seed;
 
 /// A game that could not be played to its end.
 #[derive(Debug, Error)]
-#[error("game {game_id}: agent {agent:?} chose an illegal move: {source}")]
+#[error("game {game_id}: agent {agent:?} chose an illegal move: {cause}")]
 pub struct PlayError {
     /// The game.
     pub game_id: u64,
     /// The roster name of the agent at fault.
     pub agent: String,
     /// The engine's refusal.
-    pub source: GameError,
+    pub cause: GameError,
 }
 
 /// The two seats of a game, South's first.
@@ -68,10 +68,10 @@ pub fn play_game(
             Side::South => (&mut *south, scheduled.south),
             Side::North => (&mut *north, scheduled.north),
         };
-        let mv = seat.play(&mut game, &mut rng).map_err(|source| PlayError {
+        let mv = seat.play(&mut game, &mut rng).map_err(|cause| PlayError {
             game_id: scheduled.game_id,
             agent: lineup.name(index).to_string(),
-            source,
+            cause,
         })?;
         on_move(&game, mv);
     }

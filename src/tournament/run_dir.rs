@@ -28,14 +28,14 @@ pub const TIMINGS_FILE: &str = "timings.csv";
 #[derive(Debug, Error)]
 pub enum RunDirError {
     /// A file operation failed.
-    #[error("{path}: cannot {action}: {source}")]
+    #[error("{path}: cannot {action}: {cause}")]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// What was being done.
         action: &'static str,
         /// Why it failed.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The directory holds the results of another experiment.
     #[error(
@@ -62,10 +62,10 @@ pub enum RunDirError {
 
 fn io_error(path: &Path, action: &'static str) -> impl FnOnce(io::Error) -> RunDirError {
     let path = path.to_path_buf();
-    move |source| RunDirError::Io {
+    move |cause| RunDirError::Io {
         path,
         action,
-        source,
+        cause,
     }
 }
 

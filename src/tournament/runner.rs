@@ -27,14 +27,14 @@ pub enum RunError {
     Play(#[from] PlayError),
     /// The rows could not be written.
     #[error("cannot write the game records: {0}")]
-    Write(#[from] io::Error),
+    Write(io::Error),
     /// The worker threads could not be started.
-    #[error("cannot start {threads} worker threads: {source}")]
+    #[error("cannot start {threads} worker threads: {cause}")]
     Threads {
         /// How many were asked for.
         threads: usize,
         /// Why not.
-        source: rayon::ThreadPoolBuildError,
+        cause: rayon::ThreadPoolBuildError,
     },
 }
 
@@ -94,7 +94,7 @@ pub fn run_games(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|source| RunError::Threads { threads, source })?;
+        .map_err(|cause| RunError::Threads { threads, cause })?;
     let chunk = chunk_size(work.lineup);
     let chunks = (ids.end.saturating_sub(ids.start)).div_ceil(chunk);
     let chunk_ids = |k: u64| {
@@ -139,7 +139,7 @@ pub fn run_games(
                 if failure.is_none() {
                     let wrote = out.write_all(&done.csv).and_then(|()| out.flush());
                     if let Err(err) = wrote {
-                        failure = Some(err.into());
+                        failure = Some(RunError::Write(err));
                     }
                     games_written += done.games;
                     progress(games_written);

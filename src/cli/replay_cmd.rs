@@ -1,0 +1,125 @@
+//! `hoyito replay DIR GAME_ID`: one game of a run again, move by move.
+//!
+//! A row of `games.csv` holds no moves: the game is rebuilt from the saved
+//! experiment and the schedule (rules, seats, seeds) and played again by the
+//! same code that ran it, and must end exactly as its row says. So replay is
+//! also the check that a run is reproducible.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use hoyito::tournament::{
+    empty_row, fill_row, play_game, Experiment, GameRow, Lineup, Schedule, SeatCache,
+    EXPERIMENT_FILE, GAMES_FILE,
+};
+use hoyito::{diagram, Side};
+
+/// Arguments of `hoyito replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A results directory written by `hoyito run`.
+    dir: PathBuf,
+    /// The game's id (first column of games.csv).
+    game_id: u64,
+}
+
+/// Runs `hoyito replay`.
+pub fn replay(args: ReplayArgs) -> Result<()> {
+    let experiment = Experiment::load(&args.dir.join(EXPERIMENT_FILE))?;
+    let lineup = Lineup::new(&experiment.tournament.agents).with_context(|| {
+        format!(
+            "{}: key `tournament.agents`",
+            args.dir.join(EXPERIMENT_FILE).display()
+        )
+    })?;
+    let schedule = Schedule::new(&experiment);
+    if args.game_id >= schedule.len() {
+        bail!(
+            "game {} is not in this experiment: game ids are 0 to {}",
+            args.game_id,
+            schedule.len() - 1
+        );
+    }
+    let recorded = find_row(&args.dir.join(GAMES_FILE), args.game_id)?;
+    let scheduled = schedule.game(args.game_id);
+    let plies = experiment.openings.random_plies;
+    let rules = scheduled.rules;
+    println!(
+        "game {} (pair {}): Hoyito {} on 2x{}, {} seeds per hole; South {}, North {}; game seed {}",
+        scheduled.game_id,
+        scheduled.pair_id,
+        rules.variant.name().to_uppercase(),
+        rules.holes,
+        rules.seeds,
+        lineup.name(scheduled.south),
+        lineup.name(scheduled.north),
+        scheduled.game_seed
+    );
+    println!(
+        "{}\n",
+        diagram(&hoyito::Game::new(rules).position().clone())
+    );
+    let mut mover = Side::South;
+    let mut seats = SeatCache::new(&lineup);
+    let game = play_game(
+        &scheduled,
+        plies,
+        seats.seats(scheduled.south, scheduled.north),
+        &lineup,
+        |game, mv| {
+            let ply = game.plies();
+            let who = match mover {
+                Side::South => lineup.name(scheduled.south),
+                Side::North => lineup.name(scheduled.north),
+            };
+            let how = if ply <= plies { "random opening" } else { who };
+            println!("ply {ply}: {mover} plays {mv} ({how})");
+            println!("{}\n", diagram(game.position()));
+            mover = game.position().side_to_move();
+        },
+    )?;
+    let mut replayed = empty_row();
+    fill_row(&mut replayed, &scheduled, plies, &lineup, &game);
+    let outcome = game.outcome().expect("play_game plays to the end");
+    println!(
+        "result: {:?}, South {} North {}, {} plies, ended: {}",
+        replayed.winner, outcome.scores.south, outcome.scores.north, outcome.plies, outcome.ending
+    );
+    if replayed != recorded {
+        bail!(
+            "the replay differs from {}:\n  recorded: {}\n  replayed: {}",
+            GAMES_FILE,
+            csv_line(&recorded)?,
+            csv_line(&replayed)?
+        );
+    }
+    println!("matches the row of {GAMES_FILE}");
+    Ok(())
+}
+
+/// The row of `game_id`, read without loading the whole file.
+fn find_row(path: &std::path::Path, game_id: u64) -> Result<GameRow> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    for (line, row) in reader.deserialize::<GameRow>().enumerate() {
+        let row =
+            row.with_context(|| format!("{}: bad row at line {}", path.display(), line + 2))?;
+        if row.game_id == game_id {
+            return Ok(row);
+        }
+    }
+    bail!(
+        "{}: game {game_id} has not been played yet: rerun the same `hoyito run` to finish the experiment",
+        path.display()
+    )
+}
+
+fn csv_line(row: &GameRow) -> Result<String> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.serialize(row)?;
+    let bytes = writer.into_inner().context("formatting a row")?;
+    Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
+}
