@@ -6,11 +6,14 @@
 
 #![warn(missing_docs)]
 
+mod agent;
+mod agents;
 mod diagram;
 mod game;
 mod moves;
 mod notation;
 mod perft;
+mod play;
 mod position;
 mod record;
 mod repetition;
@@ -19,11 +22,19 @@ mod side;
 mod sowing;
 pub mod tournament;
 
+pub use agent::{Agent, AgentRng};
+pub use agents::{
+    evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
+    AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
+    RosterError, Score, SearchInfo, StallTracker,
+};
 pub use diagram::{describe_step, diagram, hole_name};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;
+pub use play::{play_game, PlayError};
+
 pub use position::{IllegalMove, MoveEffect, Position};
 pub use record::GameRecord;
 pub use rules::{

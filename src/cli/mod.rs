@@ -2,6 +2,7 @@
 //! the library's objects; every error leaves as one line on standard error with
 //! a non-zero exit.
 
+mod agents_cmd;
 mod position_cmds;
 mod replay_cmd;
 mod run_cmd;
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// List the agents of the roster: name, kind and parameters.
+    Agents(agents_cmd::AgentsArgs),
     /// Play moves from a position and print the resulting position (last line).
     Apply(position_cmds::ApplyArgs),
     /// Count move sequences to a depth (the perft of RULES.md; last line).
@@ -36,6 +39,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Agents(args) => agents_cmd::agents(args),
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),

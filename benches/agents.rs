@@ -1,0 +1,67 @@
+//! Search speed on one core from the 2x6 and 2x12 start positions of Hoyito II:
+//! alpha-beta nodes per second and MCTS (random rollouts) iterations per second.
+//! Run with `cargo bench --bench agents`; criterion's throughput line is
+//! nodes/s and iterations/s (targets in issue 3: 5M nodes/s, 50k iterations/s on
+//! 2x6).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use hoyito::{AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, Rules, Variant};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Plies of alpha-beta per board: a search of about a tenth of a second.
+const DEPTHS: [(u32, u32); 2] = [(6, 11), (12, 7)];
+/// MCTS iterations per search.
+const ITERATIONS: u32 = 10_000;
+
+fn alphabeta(c: &mut Criterion) {
+    let mut group = c.benchmark_group("alphabeta_nodes");
+    group.sample_size(10);
+    for (holes, depth) in DEPTHS {
+        let rules = Rules::new(Variant::Ii)
+            .with_board(holes, 4)
+            .expect("valid board");
+        let game = Game::new(rules);
+        let budget = AlphaBetaBudget {
+            depth,
+            nodes: None,
+            time_ms: None,
+        };
+        let nodes = AlphaBeta::new(budget).search(&game).nodes;
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("2x{holes}_depth{depth}"), |b| {
+            b.iter_batched_ref(
+                || AlphaBeta::new(budget),
+                |searcher| searcher.search(&game),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn mcts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mcts_iterations");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ITERATIONS as u64));
+    for holes in [6, 12] {
+        let rules = Rules::new(Variant::Ii)
+            .with_board(holes, 4)
+            .expect("valid board");
+        let game = Game::new(rules);
+        let mut searcher = Mcts::new(MctsParams {
+            iterations: ITERATIONS,
+            exploration: MctsParams::DEFAULT_EXPLORATION,
+            rollout: RolloutPolicy::Random,
+            rollout_cap: MctsParams::DEFAULT_ROLLOUT_CAP,
+        });
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        group.bench_function(format!("2x{holes}_random"), |b| {
+            b.iter(|| searcher.search(&game, &mut rng))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, alphabeta, mcts);
+criterion_main!(benches);

@@ -1,0 +1,22 @@
+//! The agents of the roster, one file per kind, and what they share: the
+//! evaluation, the data that describes an agent ([`AgentSpec`]) and the roster of
+//! named agents in `agents/*.toml`.
+
+mod alphabeta;
+mod evaluation;
+mod greedy;
+mod mcts;
+mod random;
+mod roster;
+mod spec;
+
+pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
+pub use evaluation::{
+    evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
+};
+pub use greedy::{turn_gain, Greedy};
+pub use mcts::{Mcts, MctsParams};
+pub use random::RandomAgent;
+
+pub use roster::{NamedAgent, Roster, RosterError};
+pub use spec::{AgentSpec, RolloutPolicy};

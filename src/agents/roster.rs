@@ -1,0 +1,269 @@
+//! The roster: named agents, one TOML file each in `agents/`, so that adding a
+//! configured agent is adding a file and a bad file says exactly what is wrong.
+//!
+//! A file is checked against the fields each kind accepts before serde reads
+//! it, because serde's messages for internally tagged enums lose the name of an
+//! ill-typed field; the table of fields is tested against [`AgentSpec`].
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::agents::spec::AgentSpec;
+
+/// An agent of the roster: the file stem and what it describes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedAgent {
+    /// The file stem, e.g. `alphabeta-d8`.
+    pub name: String,
+    /// The agent.
+    pub spec: AgentSpec,
+}
+
+/// The named agents of a directory, sorted by name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Roster {
+    agents: Vec<NamedAgent>,
+}
+
+/// Why a roster cannot be loaded or an agent found.
+#[derive(Debug, Error)]
+pub enum RosterError {
+    /// The directory cannot be listed.
+    #[error("cannot read the agent directory {dir}: {source}")]
+    ReadDir {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file cannot be read.
+    #[error("cannot read agent file {file}: {source}")]
+    ReadFile {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not TOML.
+    #[error("agent file {file} is not valid TOML: {message}")]
+    Syntax {
+        /// The file.
+        file: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A field is missing, unknown, ill-typed or out of range.
+    #[error("agent file {file}: field `{field}` {problem}; allowed: {allowed}")]
+    Field {
+        /// The file.
+        file: PathBuf,
+        /// The field.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+        /// What would be accepted.
+        allowed: String,
+    },
+    /// The directory holds no `*.toml` file.
+    #[error("no agent files (*.toml) in {0}")]
+    Empty(PathBuf),
+    /// No agent has this name.
+    #[error("no agent named {name:?}; the roster has: {}", known.join(", "))]
+    UnknownAgent {
+        /// The name asked for.
+        name: String,
+        /// The names that exist.
+        known: Vec<String>,
+    },
+}
+
+/// A TOML value type a field accepts.
+#[derive(Clone, Copy)]
+enum Type {
+    /// A non-negative integer.
+    Count,
+    /// A number.
+    Number,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+}
+
+/// One accepted field of a kind: name, type, whether required, what is allowed.
+type FieldSpec = (&'static str, Type, bool, &'static str);
+
+const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
+
+/// The fields each kind accepts, besides `kind`.
+fn fields_of(kind: &str) -> &'static [FieldSpec] {
+    match kind {
+        "alphabeta" => &[
+            ("depth", Type::Count, false, "an integer from 1 to 64"),
+            ("nodes", Type::Count, false, "an integer at least 1"),
+            ("time_ms", Type::Count, false, "an integer at least 1"),
+        ],
+        "mcts" => &[
+            (
+                "iterations",
+                Type::Count,
+                true,
+                "an integer from 1 to 10000000",
+            ),
+            ("exploration", Type::Number, false, "a number at least 0"),
+            (
+                "rollout",
+                Type::OneOf(&["random", "greedy"]),
+                false,
+                "\"random\" or \"greedy\"",
+            ),
+            ("rollout_cap", Type::Count, false, "an integer at least 1"),
+        ],
+        _ => &[],
+    }
+}
+
+fn accepts(ty: Type, value: &toml::Value) -> bool {
+    match (ty, value) {
+        (Type::Count, toml::Value::Integer(i)) => *i >= 0,
+        (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
+        (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
+        _ => false,
+    }
+}
+
+/// Reads one agent file's text.
+pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterError> {
+    let field_error = |field: &str, problem: String, allowed: String| RosterError::Field {
+        file: file.to_path_buf(),
+        field: field.to_string(),
+        problem,
+        allowed,
+    };
+    let table: toml::Table = toml::from_str(text).map_err(|e| RosterError::Syntax {
+        file: file.to_path_buf(),
+        message: e.message().to_string(),
+    })?;
+    let kinds = KINDS.join(", ");
+    let kind = match table.get("kind") {
+        None => return Err(field_error("kind", "is missing".into(), kinds)),
+        Some(toml::Value::String(k)) if KINDS.contains(&k.as_str()) => k.as_str(),
+        Some(other) => return Err(field_error("kind", format!("is {other}"), kinds)),
+    };
+    let fields = fields_of(kind);
+    let names = || {
+        let list: Vec<&str> = fields.iter().map(|f| f.0).collect();
+        if list.is_empty() {
+            format!("kind {kind} takes no parameters")
+        } else {
+            format!("the parameters of kind {kind} are {}", list.join(", "))
+        }
+    };
+    for (key, value) in table.iter().filter(|(k, _)| *k != "kind") {
+        let Some(&(_, ty, _, allowed)) = fields.iter().find(|f| f.0 == key) else {
+            return Err(field_error(key, "is unknown".into(), names()));
+        };
+        if !accepts(ty, value) {
+            return Err(field_error(key, format!("is {value}"), allowed.into()));
+        }
+    }
+    if let Some(&(name, _, _, allowed)) = fields.iter().find(|f| f.2 && !table.contains_key(f.0)) {
+        return Err(field_error(name, "is missing".into(), allowed.into()));
+    }
+    let spec: AgentSpec = table
+        .try_into()
+        .map_err(|e: toml::de::Error| RosterError::Syntax {
+            file: file.to_path_buf(),
+            message: e.message().to_string(),
+        })?;
+    spec.validate().map_err(|message| {
+        let field = message.split(" = ").next().unwrap_or_default();
+        let allowed = fields.iter().find(|f| f.0 == field).map_or("", |f| f.3);
+        field_error(field, "is out of range".into(), allowed.into())
+    })?;
+    Ok(spec)
+}
+
+impl Roster {
+    /// Reads every `*.toml` file of `dir`; each names one agent by its stem.
+    pub fn load(dir: &Path) -> Result<Roster, RosterError> {
+        let read_dir = |source| RosterError::ReadDir {
+            dir: dir.to_path_buf(),
+            source,
+        };
+        let mut agents = Vec::new();
+        for entry in fs::read_dir(dir).map_err(read_dir)? {
+            let path = entry.map_err(read_dir)?.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("toml") || !path.is_file() {
+                continue;
+            }
+            let text = fs::read_to_string(&path).map_err(|source| RosterError::ReadFile {
+                file: path.clone(),
+                source,
+            })?;
+            let spec = parse_agent(&path, &text)?;
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            agents.push(NamedAgent { name, spec });
+        }
+        if agents.is_empty() {
+            return Err(RosterError::Empty(dir.to_path_buf()));
+        }
+        agents.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Roster { agents })
+    }
+
+    /// The agent called `name`.
+    pub fn get(&self, name: &str) -> Result<&NamedAgent, RosterError> {
+        self.agents
+            .iter()
+            .find(|a| a.name == name)
+            .ok_or_else(|| RosterError::UnknownAgent {
+                name: name.to_string(),
+                known: self.agents.iter().map(|a| a.name.clone()).collect(),
+            })
+    }
+
+    /// All agents, sorted by name.
+    pub fn agents(&self) -> &[NamedAgent] {
+        &self.agents
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The field table agrees with serde: every listed field is read, and serde
+    /// knows no other.
+    #[test]
+    fn the_field_table_matches_the_spec() {
+        let file = Path::new("x.toml");
+        let full = [
+            ("alphabeta", "depth = 3\nnodes = 10\ntime_ms = 5"),
+            (
+                "mcts",
+                "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9",
+            ),
+        ];
+        for (kind, body) in full {
+            let spec = parse_agent(file, &format!("kind = \"{kind}\"\n{body}")).unwrap();
+            let written = toml::to_string(&spec).unwrap();
+            assert_eq!(
+                written.lines().count(),
+                fields_of(kind).len() + 1,
+                "{written}"
+            );
+        }
+        for kind in KINDS {
+            let bogus: Result<AgentSpec, _> = toml::from_str(&format!("kind = \"{kind}\"\nzz = 1"));
+            if let Err(e) = bogus {
+                for f in fields_of(kind) {
+                    assert!(e.message().contains(f.0), "{kind}: {e}");
+                }
+            }
+        }
+    }
+}

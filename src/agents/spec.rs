@@ -1,0 +1,295 @@
+//! Agents as data: the `kind`-tagged description that the roster files, the
+//! harness configs and the game records share, and that builds a fresh agent.
+//!
+//! A spec is checked in two steps: serde reads it (unknown kind, unknown or
+//! ill-typed parameter, missing field), then [`AgentSpec::validate`] checks the
+//! ranges that types cannot express.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::agent::Agent;
+use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
+use crate::agents::greedy::Greedy;
+use crate::agents::mcts::{Mcts, MctsParams};
+use crate::agents::random::RandomAgent;
+
+/// The largest MCTS iteration count accepted (the tree grows with it).
+const MAX_ITERATIONS: u32 = 10_000_000;
+
+/// How MCTS rollouts choose moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RolloutPolicy {
+    /// Uniform random legal moves (default).
+    #[default]
+    Random,
+    /// The greedy agent's move.
+    Greedy,
+}
+
+impl fmt::Display for RolloutPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RolloutPolicy::Random => "random",
+            RolloutPolicy::Greedy => "greedy",
+        })
+    }
+}
+
+/// What agent to build, with its parameters; see each agent's documentation for
+/// the meaning and defaults of its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum AgentSpec {
+    /// [`RandomAgent`].
+    Random,
+    /// [`Greedy`].
+    Greedy,
+    /// [`AlphaBeta`]: depth 8 when no budget is given.
+    Alphabeta {
+        /// Deepest iteration in plies, 1..=64.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<u32>,
+        /// Node budget per move, at least 1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        /// Wall-clock budget per move in milliseconds: not reproducible.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u64>,
+    },
+    /// [`Mcts`].
+    Mcts {
+        /// Playouts per move, 1..=10,000,000 (required).
+        iterations: u32,
+        /// UCT exploration constant, finite and at least 0 (default √2).
+        #[serde(default = "default_exploration")]
+        exploration: f64,
+        /// Rollout policy (default random).
+        #[serde(default)]
+        rollout: RolloutPolicy,
+        /// Rollout length cap in plies, at least 1 (default 200).
+        #[serde(default = "default_rollout_cap")]
+        rollout_cap: u32,
+    },
+}
+
+fn default_exploration() -> f64 {
+    MctsParams::DEFAULT_EXPLORATION
+}
+
+fn default_rollout_cap() -> u32 {
+    MctsParams::DEFAULT_ROLLOUT_CAP
+}
+
+impl AgentSpec {
+    /// The kind, as written in files.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AgentSpec::Random => "random",
+            AgentSpec::Greedy => "greedy",
+            AgentSpec::Alphabeta { .. } => "alphabeta",
+            AgentSpec::Mcts { .. } => "mcts",
+        }
+    }
+
+    /// Checks the ranges of the parameters; the message names the field and what
+    /// is allowed.
+    pub fn validate(&self) -> Result<(), String> {
+        match *self {
+            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                time_ms,
+            } => {
+                let max = AlphaBetaBudget::MAX_DEPTH;
+                match depth {
+                    Some(d) if !(1..=max).contains(&d) => {
+                        Err(format!("depth = {d} is out of range: allowed 1 to {max}"))
+                    }
+                    _ if nodes == Some(0) => {
+                        Err("nodes = 0 is out of range: allowed at least 1".into())
+                    }
+                    _ if time_ms == Some(0) => {
+                        Err("time_ms = 0 is out of range: allowed at least 1".into())
+                    }
+                    _ => Ok(()),
+                }
+            }
+            AgentSpec::Mcts {
+                iterations,
+                exploration,
+                rollout_cap,
+                ..
+            } => {
+                if !(1..=MAX_ITERATIONS).contains(&iterations) {
+                    Err(format!(
+                        "iterations = {iterations} is out of range: allowed 1 to {MAX_ITERATIONS}"
+                    ))
+                } else if !(exploration.is_finite() && exploration >= 0.0) {
+                    Err(format!(
+                        "exploration = {exploration} is out of range: allowed a finite number at least 0"
+                    ))
+                } else if rollout_cap == 0 {
+                    Err("rollout_cap = 0 is out of range: allowed at least 1".into())
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// Whether the agent plays the same moves from the same seed on any machine:
+    /// false only for a wall-clock budget.
+    pub fn reproducible(&self) -> bool {
+        !matches!(
+            self,
+            AgentSpec::Alphabeta {
+                time_ms: Some(_),
+                ..
+            }
+        )
+    }
+
+    /// A fresh agent. The spec should have passed [`AgentSpec::validate`]; out of
+    /// range values are clamped to the nearest allowed one.
+    pub fn build(&self) -> Box<dyn Agent> {
+        match *self {
+            AgentSpec::Random => Box::new(RandomAgent),
+            AgentSpec::Greedy => Box::new(Greedy),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                time_ms,
+            } => {
+                let unbounded = nodes.is_some() || time_ms.is_some();
+                let default = if unbounded {
+                    AlphaBetaBudget::MAX_DEPTH
+                } else {
+                    AlphaBetaBudget::DEFAULT_DEPTH
+                };
+                Box::new(AlphaBeta::new(AlphaBetaBudget {
+                    depth: depth
+                        .unwrap_or(default)
+                        .clamp(1, AlphaBetaBudget::MAX_DEPTH),
+                    nodes: nodes.map(|n| n.max(1)),
+                    time_ms: time_ms.map(|t| t.max(1)),
+                }))
+            }
+            AgentSpec::Mcts {
+                iterations,
+                exploration,
+                rollout,
+                rollout_cap,
+            } => Box::new(Mcts::new(MctsParams {
+                iterations: iterations.clamp(1, MAX_ITERATIONS),
+                exploration: if exploration.is_finite() {
+                    exploration.max(0.0)
+                } else {
+                    MctsParams::DEFAULT_EXPLORATION
+                },
+                rollout,
+                rollout_cap: rollout_cap.max(1),
+            })),
+        }
+    }
+}
+
+/// One line: the kind and the parameters as written in files, defaults filled in.
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind())?;
+        match *self {
+            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                time_ms,
+            } => {
+                match (depth, nodes, time_ms) {
+                    (Some(d), _, _) => write!(f, " depth={d}")?,
+                    (None, None, None) => write!(f, " depth={}", AlphaBetaBudget::DEFAULT_DEPTH)?,
+                    _ => {}
+                }
+                if let Some(n) = nodes {
+                    write!(f, " nodes={n}")?;
+                }
+                if let Some(t) = time_ms {
+                    write!(f, " time_ms={t} (not reproducible)")?;
+                }
+                Ok(())
+            }
+            AgentSpec::Mcts {
+                iterations,
+                exploration,
+                rollout,
+                rollout_cap,
+            } => write!(
+                f,
+                " iterations={iterations} exploration={exploration:.3} rollout={rollout} rollout_cap={rollout_cap}"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<AgentSpec, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn specs_read_with_defaults_and_print_on_one_line() {
+        let ab = read("kind = \"alphabeta\"").unwrap();
+        assert_eq!(ab.to_string(), "alphabeta depth=8");
+        let mcts = read("kind = \"mcts\"\niterations = 5000").unwrap();
+        assert_eq!(
+            mcts.to_string(),
+            "mcts iterations=5000 exploration=1.414 rollout=random rollout_cap=200"
+        );
+        assert_eq!(read("kind = \"random\"").unwrap(), AgentSpec::Random);
+        let timed = read("kind = \"alphabeta\"\ntime_ms = 50").unwrap();
+        assert!(!timed.reproducible() && ab.reproducible());
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        let err = read("kind = \"alphabeta\"\ndepth = 0").unwrap().validate();
+        assert!(err.unwrap_err().contains("depth = 0"));
+        let err = read("kind = \"mcts\"\niterations = 9\nexploration = -1.0")
+            .unwrap()
+            .validate();
+        assert!(err.unwrap_err().contains("exploration"));
+    }
+
+    #[test]
+    fn specs_round_trip() {
+        for text in [
+            "kind = \"greedy\"",
+            "kind = \"alphabeta\"\nnodes = 1000",
+            "kind = \"mcts\"\niterations = 3\nrollout = \"greedy\"",
+        ] {
+            let spec = read(text).unwrap();
+            let back = read(&toml::to_string(&spec).unwrap()).unwrap();
+            assert_eq!(spec, back);
+        }
+    }
+
+    #[test]
+    fn errors_print() {
+        for text in [
+            "kind = \"minimax\"",
+            "kind = \"alphabeta\"\ndept = 3",
+            "kind = \"alphabeta\"\ndepth = \"eight\"",
+            "kind = \"mcts\"",
+            "depth = 3",
+            "kind = \"random\"\ndepth = 3",
+        ] {
+            println!("{text:?} => {:?}", read(text));
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The plain game loop: two agents play one game to its end. The tournament
+//! harness builds on it; tests, examples and the ladder use it directly.
+
+use thiserror::Error;
+
+use crate::agent::{Agent, AgentRng};
+use crate::game::{Game, GameError};
+use crate::moves::Move;
+use crate::rules::Rules;
+use crate::side::{BySide, Side};
+
+/// An agent chose a move the rules refuse: a bug in that agent.
+#[derive(Debug, Clone, Error)]
+#[error("the {side} agent chose the illegal move {mv} in {position}: {reason}")]
+pub struct PlayError {
+    /// The seat of the faulty agent.
+    pub side: Side,
+    /// The move it chose.
+    pub mv: Move,
+    /// The position, in the notation of RULES.md.
+    pub position: String,
+    /// Why the move was refused.
+    pub reason: GameError,
+    /// The game up to the refused move.
+    pub game: Box<Game>,
+}
+
+/// Plays `start` to its end with `agents`, telling them of the new game and of
+/// every move. Each agent draws its randomness from `rng`.
+pub fn play_game(
+    rules: &Rules,
+    start: Game,
+    mut agents: BySide<&mut dyn Agent>,
+    rng: &mut AgentRng,
+) -> Result<Game, PlayError> {
+    let mut game = start;
+    for side in Side::BOTH {
+        agents[side].new_game(rules);
+    }
+    while !game.is_over() {
+        let side = game.position().side_to_move();
+        let mv = agents[side].choose(&game, rng);
+        if let Err(reason) = game.play(mv) {
+            return Err(PlayError {
+                side,
+                mv,
+                position: game.position().to_string(),
+                reason,
+                game: Box::new(game),
+            });
+        }
+        for side in Side::BOTH {
+            agents[side].observe(&game, mv);
+        }
+    }
+    Ok(game)
+}

@@ -1,0 +1,335 @@
+//! Agents: legal and reproducible play on every variant and board, alpha-beta
+//! against a plain minimax and on a hand-made combination, roster errors, and a
+//! short strength ladder (the full one is `examples/ladder.rs`).
+
+use std::path::PathBuf;
+
+use hoyito::{
+    evaluate, play_game, Agent, AgentRng, AgentSpec, AlphaBeta, AlphaBetaBudget, BySide, Game,
+    Move, Position, Roster, RosterError, Rules, StallRules, Variant,
+};
+use rand::{Rng, SeedableRng};
+
+fn spec(text: &str) -> AgentSpec {
+    toml::from_str(text).expect("a valid spec")
+}
+
+/// Cheap specs of every kind and option.
+fn cheap_specs() -> Vec<AgentSpec> {
+    [
+        "kind = \"random\"",
+        "kind = \"greedy\"",
+        "kind = \"alphabeta\"\ndepth = 3",
+        "kind = \"alphabeta\"\nnodes = 3000",
+        "kind = \"mcts\"\niterations = 150",
+        "kind = \"mcts\"\niterations = 60\nrollout = \"greedy\"\nrollout_cap = 20",
+    ]
+    .into_iter()
+    .map(spec)
+    .collect()
+}
+
+fn rules(variant: Variant, holes: u32) -> Rules {
+    Rules::new(variant)
+        .with_board(holes, 4)
+        .expect("valid board")
+}
+
+#[test]
+fn every_agent_plays_legal_moves_on_every_variant_and_board() {
+    let mut rng = AgentRng::seed_from_u64(11);
+    for holes in [6, 12] {
+        for variant in Variant::ALL {
+            let rules = rules(variant, holes);
+            for spec in cheap_specs() {
+                let mut agent = spec.build();
+                agent.new_game(&rules);
+                for _ in 0..4 {
+                    let mut game = Game::new(rules);
+                    let plies = rng.random_range(0..60);
+                    for _ in 0..plies {
+                        if game.is_over() {
+                            break;
+                        }
+                        game.play_random(&mut rng);
+                    }
+                    if game.is_over() {
+                        continue;
+                    }
+                    let mv = agent.choose(&game, &mut rng);
+                    let legal = game.legal_moves();
+                    assert!(legal.contains(&mv), "{spec}: {mv} in {}", game.position());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_player_without_a_move_passes() {
+    // North's row is empty after South's moves: only `pass`.
+    let pos: Position = "1,2,0,0,0,0/0,0,0,0,0,0 N 20-24".parse().unwrap();
+    let game = Game::from_position(rules(Variant::Ii, 6), pos);
+    let mut rng = AgentRng::seed_from_u64(1);
+    for spec in cheap_specs() {
+        assert_eq!(spec.build().choose(&game, &mut rng), Move::Pass, "{spec}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let rules = rules(Variant::Ii, 6);
+    let play = |seed: u64, a: &AgentSpec, b: &AgentSpec| {
+        let (mut a, mut b) = (a.build(), b.build());
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let agents: BySide<&mut dyn Agent> = BySide::new(a.as_mut(), b.as_mut());
+        let game = play_game(&rules, Game::new(rules), agents, &mut rng).expect("legal play");
+        game.moves().to_vec()
+    };
+    let specs = cheap_specs();
+    for pair in specs.windows(2) {
+        assert_eq!(play(5, &pair[0], &pair[1]), play(5, &pair[0], &pair[1]));
+    }
+    assert_ne!(play(5, &specs[0], &specs[0]), play(6, &specs[0], &specs[0]));
+}
+
+#[test]
+fn alphabeta_finds_the_capture_that_earns_a_second_capture() {
+    // Hoyito II, South to move, 20-24:
+    //      N: 6  5  4  3  2  1
+    //         2  0  0  0  0  3
+    //         0  0  1  3  0  1
+    //      S: 1  2  3  4  5  6
+    // Holes 3 and 6 each make a casa (4), the extra move then takes the other
+    // and the last two seeds: 10 seeds, 30-24. Hole 4 also takes a casa (North's
+    // hole 1) but leaves nothing more: greedy by the first capture would tie.
+    let rules = rules(Variant::Ii, 6);
+    let pos: Position = "0,0,1,3,0,1/3,0,0,0,0,2 S 20-24".parse().unwrap();
+    let mut game = Game::from_position(rules, pos);
+    let mut searcher = AlphaBeta::new(AlphaBetaBudget {
+        depth: 4,
+        nodes: None,
+        time_ms: None,
+    });
+    let info = searcher.search(&game);
+    assert_eq!(info.score, 6, "{info:?}");
+    assert!(
+        [Move::Sow(2), Move::Sow(5)].contains(&info.best),
+        "{info:?}"
+    );
+    game.play(info.best).unwrap();
+    let second = searcher.search(&game);
+    game.play(second.best).unwrap();
+    let outcome = game.outcome().expect("South took the last seeds");
+    assert_eq!(outcome.scores, BySide::new(30, 24));
+}
+
+/// Plain negamax without pruning or table, scored as alpha-beta scores.
+fn minimax(pos: &Position, rules: &Rules, depth: u32) -> i32 {
+    if pos.is_over() || depth == 0 {
+        return evaluate(pos, rules);
+    }
+    let mut best = i32::MIN;
+    pos.for_each_child(rules, |_, child, _| {
+        let v = if child.side_to_move() == pos.side_to_move() {
+            minimax(&child, rules, depth - 1)
+        } else {
+            -minimax(&child, rules, depth - 1)
+        };
+        best = best.max(v);
+    });
+    best
+}
+
+#[test]
+fn alphabeta_agrees_with_plain_minimax_on_small_boards() {
+    let mut rng = AgentRng::seed_from_u64(3);
+    for variant in Variant::ALL {
+        for holes in [3, 4] {
+            let rules = Rules {
+                stall: StallRules::OFF,
+                ..rules(variant, holes)
+            };
+            for _ in 0..12 {
+                let mut game = Game::new(rules);
+                for _ in 0..rng.random_range(0..12) {
+                    if !game.is_over() {
+                        game.play_random(&mut rng);
+                    }
+                }
+                if game.is_over() {
+                    continue;
+                }
+                let depth = 6;
+                let info = AlphaBeta::new(AlphaBetaBudget {
+                    depth,
+                    nodes: None,
+                    time_ms: None,
+                })
+                .search(&game);
+                let exact = minimax(game.position(), &rules, depth);
+                assert_eq!(info.score, exact, "{variant} {}", game.position());
+            }
+        }
+    }
+}
+
+/// A fresh directory under the test target directory holding `files`.
+fn roster_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+fn load_error(name: &str, text: &str) -> String {
+    let dir = roster_dir(name, &[("bad.toml", text)]);
+    let err = Roster::load(&dir).expect_err("a bad file");
+    assert!(matches!(err, RosterError::Field { .. }), "{err:?}");
+    err.to_string()
+}
+
+#[test]
+fn bad_agent_files_name_the_file_the_field_and_what_is_allowed() {
+    let cases = [
+        (
+            "kind = \"minimax\"",
+            "`kind`",
+            "random, greedy, alphabeta, mcts",
+        ),
+        ("depth = 3", "`kind` is missing", "alphabeta"),
+        (
+            "kind = \"alphabeta\"\ndept = 3",
+            "`dept` is unknown",
+            "depth, nodes, time_ms",
+        ),
+        (
+            "kind = \"random\"\ndepth = 3",
+            "`depth` is unknown",
+            "no parameters",
+        ),
+        (
+            "kind = \"alphabeta\"\ndepth = \"eight\"",
+            "`depth` is \"eight\"",
+            "1 to 64",
+        ),
+        (
+            "kind = \"mcts\"\niterations = 1.5",
+            "`iterations` is 1.5",
+            "integer",
+        ),
+        (
+            "kind = \"mcts\"\nrollout = \"smart\"\niterations = 9",
+            "`rollout`",
+            "greedy",
+        ),
+        ("kind = \"mcts\"", "`iterations` is missing", "integer"),
+        (
+            "kind = \"alphabeta\"\ndepth = 0",
+            "`depth` is out of range",
+            "1 to 64",
+        ),
+        (
+            "kind = \"mcts\"\niterations = 9\nexploration = -1.0",
+            "`exploration` is out of range",
+            "at least 0",
+        ),
+        (
+            "kind = \"mcts\"\niterations = 0",
+            "`iterations` is out of range",
+            "1 to",
+        ),
+    ];
+    for (i, (text, field, allowed)) in cases.into_iter().enumerate() {
+        let msg = load_error(&format!("bad-{i}"), text);
+        for part in ["bad.toml", field, allowed] {
+            assert!(msg.contains(part), "{text:?}: {msg:?} lacks {part:?}");
+        }
+    }
+    let dir = roster_dir("syntax", &[("broken.toml", "kind = ")]);
+    let msg = Roster::load(&dir).unwrap_err().to_string();
+    assert!(msg.contains("broken.toml") && msg.contains("TOML"), "{msg}");
+}
+
+#[test]
+fn the_roster_loads_sorted_and_names_what_exists() {
+    let dir = roster_dir(
+        "good",
+        &[
+            ("b.toml", "kind = \"greedy\""),
+            ("a.toml", "kind = \"random\""),
+            ("notes.txt", "ignored"),
+        ],
+    );
+    let roster = Roster::load(&dir).unwrap();
+    let names: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(roster.get("b").unwrap().spec, AgentSpec::Greedy);
+    let msg = roster.get("c").unwrap_err().to_string();
+    assert!(msg.contains("\"c\"") && msg.contains("a, b"), "{msg}");
+
+    let shipped = Roster::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("agents")).unwrap();
+    for name in [
+        "random",
+        "greedy",
+        "alphabeta-d4",
+        "alphabeta-d8",
+        "mcts-5k",
+    ] {
+        let agent = shipped.get(name).unwrap();
+        assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
+    }
+}
+
+/// Score of `a` against `b` (win 1, draw ½) over `pairs` seat-swapped pairs of
+/// Hoyito II 2x6 games, each pair from one random opening of `opening` plies.
+fn match_score(a: &AgentSpec, b: &AgentSpec, pairs: u64, opening: u32, seed: u64) -> (f64, u64) {
+    let rules = rules(Variant::Ii, 6);
+    let mut points = 0.0;
+    for pair in 0..pairs {
+        let mut rng = AgentRng::seed_from_u64(seed.wrapping_mul(1_000_003) + pair);
+        let mut start = Game::new(rules);
+        for _ in 0..opening {
+            start.play_random(&mut rng);
+        }
+        for a_side in hoyito::Side::BOTH {
+            let (mut x, mut y) = (a.build(), b.build());
+            let agents: BySide<&mut dyn Agent> = match a_side {
+                hoyito::Side::South => BySide::new(x.as_mut(), y.as_mut()),
+                hoyito::Side::North => BySide::new(y.as_mut(), x.as_mut()),
+            };
+            let game = play_game(&rules, start.clone(), agents, &mut rng).expect("legal play");
+            let outcome = game.outcome().expect("finished");
+            points += match outcome.winner {
+                Some(w) if w == a_side => 1.0,
+                None => 0.5,
+                Some(_) => 0.0,
+            };
+        }
+    }
+    (points / (2 * pairs) as f64, 2 * pairs)
+}
+
+/// Lower end of the 95% Wilson score interval of a proportion `p` out of `n`.
+fn wilson_lower(p: f64, n: u64) -> f64 {
+    let (n, z) = (n as f64, 1.96f64);
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - spread) / (1.0 + z * z / n)
+}
+
+#[test]
+fn short_ladder_greedy_beats_random_and_alphabeta_beats_greedy() {
+    let ladder = [
+        ("kind = \"greedy\"", "kind = \"random\""),
+        ("kind = \"alphabeta\"\ndepth = 4", "kind = \"greedy\""),
+    ];
+    for (i, (a, b)) in ladder.into_iter().enumerate() {
+        let (score, n) = match_score(&spec(a), &spec(b), 100, 4, 17 + i as u64);
+        let low = wilson_lower(score, n);
+        assert!(low > 0.5, "{a} vs {b}: {score:.3} over {n}, lower {low:.3}");
+    }
+}
