@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::{
-    empty_row, fill_row, play_game, Experiment, GameRow, Lineup, Schedule, SeatCache,
-    EXPERIMENT_FILE, GAMES_FILE,
+    empty_row, fill_row, play_scheduled, Experiment, GameRow, Lineup, Schedule, EXPERIMENT_FILE,
+    GAMES_FILE,
 };
-use hoyito::{diagram, Side};
+use hoyito::{diagram, Roster, Side};
 
 /// Arguments of `hoyito replay`.
 #[derive(Debug, Args)]
@@ -22,17 +22,21 @@ pub struct ReplayArgs {
     dir: PathBuf,
     /// The game's id (first column of games.csv).
     game_id: u64,
+    /// The roster, for agents that the saved experiment does not describe.
+    #[arg(long, default_value = "agents")]
+    agents_dir: PathBuf,
 }
 
 /// Runs `hoyito replay`.
 pub fn replay(args: ReplayArgs) -> Result<()> {
-    let experiment = Experiment::load(&args.dir.join(EXPERIMENT_FILE))?;
-    let lineup = Lineup::new(&experiment.tournament.agents).with_context(|| {
-        format!(
-            "{}: key `tournament.agents`",
-            args.dir.join(EXPERIMENT_FILE).display()
-        )
-    })?;
+    let saved = args.dir.join(EXPERIMENT_FILE);
+    let mut experiment = Experiment::load(&saved)?;
+    let file = saved.display().to_string();
+    experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
+    let lineup = Lineup::new(experiment.agent_specs());
+    for name in lineup.unreproducible() {
+        eprintln!("warning: {name} plays by the clock: the replay may differ from the record");
+    }
     let schedule = Schedule::new(&experiment);
     if args.game_id >= schedule.len() {
         bail!(
@@ -61,24 +65,17 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         diagram(&hoyito::Game::new(rules).position().clone())
     );
     let mut mover = Side::South;
-    let mut seats = SeatCache::new(&lineup);
-    let game = play_game(
-        &scheduled,
-        plies,
-        seats.seats(scheduled.south, scheduled.north),
-        &lineup,
-        |game, mv| {
-            let ply = game.plies();
-            let who = match mover {
-                Side::South => lineup.name(scheduled.south),
-                Side::North => lineup.name(scheduled.north),
-            };
-            let how = if ply <= plies { "random opening" } else { who };
-            println!("ply {ply}: {mover} plays {mv} ({how})");
-            println!("{}\n", diagram(game.position()));
-            mover = game.position().side_to_move();
-        },
-    )?;
+    let game = play_scheduled(&scheduled, plies, &lineup, |game, mv| {
+        let ply = game.plies();
+        let who = match mover {
+            Side::South => lineup.name(scheduled.south),
+            Side::North => lineup.name(scheduled.north),
+        };
+        let how = if ply <= plies { "random opening" } else { who };
+        println!("ply {ply}: {mover} plays {mv} ({how})");
+        println!("{}\n", diagram(game.position()));
+        mover = game.position().side_to_move();
+    })?;
     let mut replayed = empty_row();
     fill_row(&mut replayed, &scheduled, plies, &lineup, &game);
     let outcome = game.outcome().expect("play_game plays to the end");

@@ -14,6 +14,7 @@ use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
 };
+use hoyito::Roster;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `hoyito run`.
@@ -36,7 +37,7 @@ pub struct RunArgs {
     /// Run into a directory that holds another experiment, deleting its results.
     #[arg(long)]
     force: bool,
-    /// The roster: one file per agent.
+    /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
     #[arg(long, default_value = "agents")]
     agents_dir: PathBuf,
 }
@@ -60,14 +61,22 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
         experiment.threads = threads;
     }
     experiment.round_to_pairs();
+    experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
     Ok((experiment, file))
 }
 
 /// Runs `hoyito run`.
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
-    let lineup = Lineup::new(&experiment.tournament.agents)
-        .with_context(|| format!("{file}: key `tournament.agents`"))?;
+    let lineup = Lineup::new(experiment.agent_specs());
+    let clocked = lineup.unreproducible();
+    if !clocked.is_empty() {
+        eprintln!(
+            "warning: {file}: {} play(s) by the clock: results will differ from run to run, \
+             and a resumed run will not equal an uninterrupted one",
+            clocked.join(", ")
+        );
+    }
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
     let out = args

@@ -8,13 +8,14 @@
 //! `experiment.toml` beside the results: it is how a rerun recognises its own
 //! directory and how `hoyito replay` rebuilds a game.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::agents::{AgentSpec, Roster, RosterError};
 use crate::rules::{check_board, LastFour, Leftover, Rules, RulesError, StallRules, Variant};
 
 /// The built-in default experiment (also `configs/default.toml`).
@@ -55,7 +56,7 @@ pub enum ConfigError {
 }
 
 /// One experiment, as written in `configs/*.toml` and saved as `experiment.toml`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Experiment {
     /// A short name: letters, digits, `-`, `_` and `.` (the default output directory).
@@ -75,6 +76,11 @@ pub struct Experiment {
     pub openings: Openings,
     /// Who plays whom.
     pub tournament: TournamentConfig,
+    /// `[roster.NAME]`: agents given here rather than in the agents directory.
+    /// A run saves the spec of every agent it plays here, in `experiment.toml`,
+    /// so that the saved experiment replays without the agents directory.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub roster: BTreeMap<String, AgentSpec>,
 }
 
 /// `[rules]`: the variants and boards played, and the options of RULES.md.
@@ -224,7 +230,56 @@ impl Experiment {
             ));
         }
         self.rules.check(&invalid)?;
-        self.tournament.check(&invalid)
+        self.tournament.check(&invalid)?;
+        for (name, spec) in &self.roster {
+            spec.validate()
+                .map_err(|message| invalid(&format!("roster.{name}"), message))?;
+        }
+        Ok(())
+    }
+
+    /// Gives every agent of the tournament its spec in `roster`: those written
+    /// in the experiment stay, the others come from `load_roster` (the agents
+    /// directory, read only if needed); specs of agents not playing are dropped.
+    pub fn resolve_agents(
+        &mut self,
+        file: &str,
+        load_roster: impl FnOnce() -> Result<Roster, RosterError>,
+    ) -> Result<(), ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid {
+            file: file.to_string(),
+            key: "tournament.agents".to_string(),
+            message,
+        };
+        let agents = &self.tournament.agents;
+        self.roster.retain(|name, _| agents.contains(name));
+        if agents.iter().all(|name| self.roster.contains_key(name)) {
+            return Ok(());
+        }
+        let roster = load_roster().map_err(|err| invalid(err.to_string()))?;
+        for name in agents {
+            if !self.roster.contains_key(name) {
+                let named = roster.get(name).map_err(|err| invalid(err.to_string()))?;
+                self.roster.insert(name.clone(), named.spec.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The spec of each agent of the tournament, in `tournament.agents` order.
+    /// Call after [`Experiment::resolve_agents`].
+    pub fn agent_specs(&self) -> Vec<(String, AgentSpec)> {
+        self.tournament
+            .agents
+            .iter()
+            .map(|name| {
+                let spec = self
+                    .roster
+                    .get(name)
+                    .expect("resolve_agents gave every agent a spec");
+                (name.clone(), spec.clone())
+            })
+            .collect()
     }
 
     /// The rules of the games on one board.

@@ -16,8 +16,8 @@ pub use config::{
     DEFAULT_CONFIG_NAME,
 };
 pub use game_row::{GameRow, Winner};
-pub use lineup::{Lineup, Seat, SeatCache, UnknownAgent};
-pub use play::{empty_row, fill_row, play_game, PlayError, Seats};
+pub use lineup::{Lineup, Seat};
+pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };

@@ -10,45 +10,39 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::game::{Game, GameError};
+use crate::game::Game;
 use crate::moves::Move;
-use crate::side::Side;
+use crate::play::PlayError;
+use crate::side::{BySide, Side};
 
 use super::game_row::{GameRow, Winner};
-use super::lineup::{Lineup, Seat};
+use super::lineup::Lineup;
 use super::schedule::ScheduledGame;
 use super::seeding::rng_from_seed;
 
-/// A game that could not be played to its end.
+/// A scheduled game that could not be played to its end: an agent's bug.
 #[derive(Debug, Error)]
-#[error("game {game_id}: agent {agent:?} chose an illegal move: {cause}")]
-pub struct PlayError {
+#[error("game {game_id}: agent {agent:?}: {cause}")]
+pub struct GameFailure {
     /// The game.
     pub game_id: u64,
     /// The roster name of the agent at fault.
     pub agent: String,
-    /// The engine's refusal.
-    pub cause: GameError,
-}
-
-/// The two seats of a game, South's first.
-pub struct Seats<'a> {
-    /// The player in South's seat.
-    pub south: &'a mut Seat,
-    /// The player in North's seat.
-    pub north: &'a mut Seat,
+    /// The illegal move and the game up to it.
+    pub cause: PlayError,
 }
 
 /// Plays `scheduled` from the start: `random_plies` uniformly random plies from
-/// the pair's opening seed, then the seated players with the game's generator.
-/// `on_move` sees the game after every ply (opening included).
-pub fn play_game(
+/// the pair's opening seed, then fresh players of the lineup with the game's
+/// generator (told of the new game after the opening, and of every move after
+/// it, as in [`crate::play_game`]). `on_move` sees the game after every ply,
+/// opening included.
+pub fn play_scheduled(
     scheduled: &ScheduledGame,
     random_plies: u32,
-    seats: Seats<'_>,
     lineup: &Lineup,
     mut on_move: impl FnMut(&Game, Move),
-) -> Result<Game, PlayError> {
+) -> Result<Game, GameFailure> {
     let rules = scheduled.rules;
     let mut game = Game::new(rules);
     let mut opening_rng = rng_from_seed(scheduled.opening_seed);
@@ -60,19 +54,32 @@ pub fn play_game(
         on_move(&game, mv);
     }
     let mut rng = rng_from_seed(scheduled.game_seed);
-    let Seats { south, north } = seats;
-    south.new_game(&rules);
-    north.new_game(&rules);
+    let index = BySide {
+        south: scheduled.south,
+        north: scheduled.north,
+    };
+    let mut seats = index.map(|i| lineup.seat(i));
+    for side in Side::BOTH {
+        seats[side].new_game(&rules);
+    }
     while !game.is_over() {
-        let (seat, index) = match game.position().side_to_move() {
-            Side::South => (&mut *south, scheduled.south),
-            Side::North => (&mut *north, scheduled.north),
-        };
-        let mv = seat.play(&mut game, &mut rng).map_err(|cause| PlayError {
-            game_id: scheduled.game_id,
-            agent: lineup.name(index).to_string(),
-            cause,
-        })?;
+        let side = game.position().side_to_move();
+        let mv = seats[side]
+            .play(&mut game, &mut rng)
+            .map_err(|(mv, reason)| GameFailure {
+                game_id: scheduled.game_id,
+                agent: lineup.name(index[side]).to_string(),
+                cause: PlayError {
+                    side,
+                    mv,
+                    position: game.position().to_string(),
+                    reason,
+                    game: Box::new(game.clone()),
+                },
+            })?;
+        for side in Side::BOTH {
+            seats[side].observe(&game, mv);
+        }
         on_move(&game, mv);
     }
     Ok(game)

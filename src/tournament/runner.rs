@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::lineup::{Lineup, SeatCache};
-use super::play::{empty_row, fill_row, play_game, PlayError};
+use super::lineup::Lineup;
+use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
 use super::schedule::Schedule;
 
 /// A run that stopped.
@@ -24,7 +24,7 @@ use super::schedule::Schedule;
 pub enum RunError {
     /// A game could not be played.
     #[error(transparent)]
-    Play(#[from] PlayError),
+    Play(#[from] GameFailure),
     /// The rows could not be written.
     #[error("cannot write the game records: {0}")]
     Write(io::Error),
@@ -101,8 +101,8 @@ pub fn run_games(
         let start = ids.start + k * chunk;
         start..(start + chunk).min(ids.end)
     };
-    let window = 4 * pool.current_num_threads() as u64;
-    let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, PlayError>)>();
+    let window = 16 * pool.current_num_threads() as u64;
+    let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
     let mut times = BlockTimes::default();
     let mut failure: Option<RunError> = None;
     pool.in_place_scope(|scope| {
@@ -158,12 +158,11 @@ pub fn run_games(
 }
 
 /// Plays one chunk of consecutive games and formats their rows.
-fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, PlayError> {
+fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, GameFailure> {
     let mut csv = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::with_capacity(96 * (ids.end - ids.start) as usize));
     let mut row = empty_row();
-    let mut seats = SeatCache::new(work.lineup);
     let mut times = BlockTimes::default();
     let mut block_start = (
         work.schedule.game(ids.start).block,
@@ -176,8 +175,7 @@ fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, PlayError> {
             times.add(block_start.0, id - block_start.1, block_start.2.elapsed());
             block_start = (scheduled.block, id, Instant::now());
         }
-        let seats = seats.seats(scheduled.south, scheduled.north);
-        let game = play_game(&scheduled, work.random_plies, seats, work.lineup, |_, _| {})?;
+        let game = play_scheduled(&scheduled, work.random_plies, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, work.random_plies, work.lineup, &game);
         csv.serialize(&row).expect("a row serialises to memory");
     }
