@@ -219,3 +219,26 @@ fn replay_draws_every_move_and_checks_the_row() {
     let err = String::from_utf8_lossy(&replay.stderr);
     assert!(err.contains("game ids are 0 to 155"), "{err}");
 }
+
+#[test]
+fn every_shipped_config_is_valid_against_the_roster() {
+    use hoyito::tournament::Experiment;
+    let mut seen = 0;
+    for entry in fs::read_dir("configs").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let mut e = Experiment::load(&path).unwrap();
+            e.resolve_agents(&path.display().to_string(), || {
+                hoyito::Roster::load(Path::new("agents"))
+            })
+            .unwrap();
+            assert_eq!(e.agent_specs().len(), e.tournament.agents.len());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3);
+    assert_eq!(
+        fs::read_to_string("configs/default.toml").unwrap(),
+        hoyito::tournament::DEFAULT_CONFIG
+    );
+}

@@ -124,15 +124,16 @@ pub fn run(args: RunArgs) -> Result<()> {
             .with_context(|| format!("{}: cannot write it", timings.display()))?;
     }
     eprintln!("{}", rate_line(total - first, wall));
-    write_report(&out)?;
+    write_report(&out, &experiment.tournament.agents)?;
     println!("{}", out.join(hoyito::tournament::GAMES_FILE).display());
     Ok(())
 }
 
 /// The end-of-run hook for statistics and charts: `hoyito report DIR`'s work,
-/// done after every run. It is the report module's (`report` branch) to fill;
-/// until then the run ends with its records.
-fn write_report(_dir: &Path) -> Result<()> {
+/// done after every run, agents in the experiment's order. It is the report
+/// module's (`report` branch: `hoyito::report::write_report(dir, rows,
+/// agent_order)`) to fill at the merge; until then a run ends with its records.
+fn write_report(_dir: &Path, _agent_order: &[String]) -> Result<()> {
     Ok(())
 }
 

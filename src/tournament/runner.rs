@@ -104,14 +104,14 @@ pub fn run_games(
     let window = 16 * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
     let mut times = BlockTimes::default();
-    let mut failure: Option<RunError> = None;
+    // The failure of the lowest chunk, so that the error does not depend on timing.
+    let mut failure: Option<(u64, RunError)> = None;
     pool.in_place_scope(|scope| {
-        let mut submitted = 0;
-        let mut written = 0;
+        let (mut submitted, mut received, mut next_write) = (0, 0, 0);
         let mut games_written = 0;
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
-        while written < chunks {
-            while failure.is_none() && submitted < chunks && submitted < written + window {
+        loop {
+            while failure.is_none() && submitted < chunks && submitted < next_write + window {
                 let tx = tx.clone();
                 let range = chunk_ids(submitted);
                 let k = submitted;
@@ -121,38 +121,42 @@ pub fn run_games(
                 });
                 submitted += 1;
             }
-            if written == submitted {
+            if received == submitted {
                 break;
             }
             let (k, result) = rx.recv().expect("a worker holds a sender until it sends");
+            received += 1;
             match result {
                 Ok(done) => {
                     ready.insert(k, done);
                 }
                 Err(err) => {
-                    failure.get_or_insert(err.into());
-                    written += 1;
-                    continue;
+                    if failure.as_ref().map_or(true, |(first, _)| k < *first) {
+                        failure = Some((k, err.into()));
+                    }
                 }
             }
-            while let Some(done) = ready.remove(&written) {
-                if failure.is_none() {
-                    let wrote = out.write_all(&done.csv).and_then(|()| out.flush());
-                    if let Err(err) = wrote {
-                        failure = Some(RunError::Write(err));
-                    }
-                    games_written += done.games;
-                    progress(games_written);
-                    for (block, (games, time)) in done.times.blocks {
-                        times.add(block, games, time);
-                    }
+            if failure.is_some() {
+                // Stop: drain the chunks in flight, write nothing more.
+                ready.clear();
+                continue;
+            }
+            while let Some(done) = ready.remove(&next_write) {
+                if let Err(err) = out.write_all(&done.csv).and_then(|()| out.flush()) {
+                    failure = Some((next_write, RunError::Write(err)));
+                    break;
                 }
-                written += 1;
+                games_written += done.games;
+                progress(games_written);
+                for (block, (games, time)) in done.times.blocks {
+                    times.add(block, games, time);
+                }
+                next_write += 1;
             }
         }
     });
     match failure {
-        Some(err) => Err(err),
+        Some((_, err)) => Err(err),
         None => Ok(times),
     }
 }
@@ -191,3 +195,6 @@ fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, GameFailure> {
         times,
     })
 }
+
+#[cfg(test)]
+mod tests;
