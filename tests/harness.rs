@@ -242,3 +242,38 @@ fn every_shipped_config_is_valid_against_the_roster() {
         hoyito::tournament::DEFAULT_CONFIG
     );
 }
+
+#[test]
+fn real_agents_give_the_same_bytes_in_separate_processes_and_thread_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let body = r#"
+name = "agents"
+seed = 5
+games = 6
+[rules]
+variants = ["ii", "i"]
+holes = [6]
+[openings]
+random_plies = 2
+[tournament]
+format = "round-robin"
+agents = ["random", "greedy", "alphabeta-d4", "mcts-tiny"]
+[roster.mcts-tiny]
+kind = "mcts"
+iterations = 40
+"#;
+    let cfg = config(tmp.path(), "agents", body);
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    run_ok(&["run", s(&cfg), "--out", s(&a), "--threads", "1"]);
+    run_ok(&["run", s(&cfg), "--out", s(&b), "--threads", "2"]);
+    let bytes = fs::read(a.join("games.csv")).unwrap();
+    assert_eq!(bytes, fs::read(b.join("games.csv")).unwrap());
+    // 2 variants x 6 pairings x 6 games.
+    assert_eq!(bytes.iter().filter(|&&c| c == b'\n').count(), 73);
+    let saved = fs::read_to_string(a.join("experiment.toml")).unwrap();
+    assert!(
+        saved.contains("[roster.alphabeta-d4]") && saved.contains("depth = 4"),
+        "{saved}"
+    );
+    run_ok(&["replay", s(&a), "40"]);
+}

@@ -5,6 +5,7 @@
 //! same code that ran it, and must end exactly as its row says. So replay is
 //! also the check that a run is reproducible.
 
+use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -13,7 +14,7 @@ use hoyito::tournament::{
     empty_row, fill_row, play_scheduled, Experiment, GameRow, Lineup, Schedule, EXPERIMENT_FILE,
     GAMES_FILE,
 };
-use hoyito::{diagram, Roster, Side};
+use hoyito::{diagram, Game, Roster, Side};
 
 /// Arguments of `hoyito replay`.
 #[derive(Debug, Args)]
@@ -49,8 +50,10 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     let scheduled = schedule.game(args.game_id);
     let plies = experiment.openings.random_plies;
     let rules = scheduled.rules;
-    println!(
-        "game {} (pair {}): Hoyito {} on 2x{}, {} seeds per hole; South {}, North {}; game seed {}",
+    // The transcript is built first and printed once: a reader that stops
+    // early (`| head`) must not turn the replay into a panic.
+    let mut text = format!(
+        "game {} (pair {}): Hoyito {} on 2x{}, {} seeds per hole; South {}, North {}; game seed {}\n",
         scheduled.game_id,
         scheduled.pair_id,
         rules.variant.name().to_uppercase(),
@@ -60,10 +63,7 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         lineup.name(scheduled.north),
         scheduled.game_seed
     );
-    println!(
-        "{}\n",
-        diagram(&hoyito::Game::new(rules).position().clone())
-    );
+    text += &format!("{}\n\n", diagram(Game::new(rules).position()));
     let mut mover = Side::South;
     let game = play_scheduled(&scheduled, plies, &lineup, |game, mv| {
         let ply = game.plies();
@@ -72,17 +72,25 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             Side::North => lineup.name(scheduled.north),
         };
         let how = if ply <= plies { "random opening" } else { who };
-        println!("ply {ply}: {mover} plays {mv} ({how})");
-        println!("{}\n", diagram(game.position()));
+        text += &format!("ply {ply}: {mover} plays {mv} ({how})\n");
+        text += &format!("{}\n\n", diagram(game.position()));
         mover = game.position().side_to_move();
     })?;
     let mut replayed = empty_row();
     fill_row(&mut replayed, &scheduled, plies, &lineup, &game);
-    let outcome = game.outcome().expect("play_game plays to the end");
-    println!(
-        "result: {:?}, South {} North {}, {} plies, ended: {}",
-        replayed.winner, outcome.scores.south, outcome.scores.north, outcome.plies, outcome.ending
+    let outcome = game.outcome().expect("play_scheduled plays to the end");
+    let result = match outcome.winner {
+        Some(side) => format!("{side} wins"),
+        None => "draw".to_string(),
+    };
+    text += &format!(
+        "result: {result}, South {} North {}, {} plies, ended: {}\n",
+        outcome.scores.south, outcome.scores.north, outcome.plies, outcome.ending
     );
+    if replayed == recorded {
+        text += &format!("matches the row of {GAMES_FILE}\n");
+    }
+    print_transcript(&text)?;
     if replayed != recorded {
         bail!(
             "the replay differs from {}:\n  recorded: {}\n  replayed: {}",
@@ -91,8 +99,15 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             csv_line(&replayed)?
         );
     }
-    println!("matches the row of {GAMES_FILE}");
     Ok(())
+}
+
+/// Prints to standard output; a closed pipe is not an error.
+fn print_transcript(text: &str) -> Result<()> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(err) if err.kind() != ErrorKind::BrokenPipe => Err(err).context("writing the replay"),
+        _ => Ok(()),
+    }
 }
 
 /// The row of `game_id`, read without loading the whole file.

@@ -15,7 +15,7 @@ use hoyito::tournament::{
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
 };
 use hoyito::Roster;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Arguments of `hoyito run`.
 #[derive(Debug, Args)]
@@ -155,9 +155,15 @@ fn progress_bar(total: u64, done: u64) -> Option<ProgressBar> {
     }
     let bar = ProgressBar::new(total).with_position(done);
     let style = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  {elapsed_precise}",
+        "{bar:40} {pos}/{len} games  {rate}  ETA {eta}  elapsed {elapsed}",
     )
-    .expect("the template is valid");
+    .expect("the template is valid")
+    .with_key(
+        "rate",
+        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0} games/s", state.per_sec());
+        },
+    );
     bar.set_style(style);
     bar.reset_eta();
     Some(bar)
