@@ -9,8 +9,8 @@ use hoyito::{AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// Plies of alpha-beta per board: a search of about a tenth of a second.
-const DEPTHS: [(u32, u32); 2] = [(6, 11), (12, 7)];
+/// Plies of alpha-beta per board: a search of a fraction of a second.
+const DEPTHS: [(u32, u32); 2] = [(6, 17), (12, 12)];
 /// MCTS iterations per search.
 const ITERATIONS: u32 = 10_000;
 

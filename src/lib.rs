@@ -26,7 +26,7 @@ pub use agent::{Agent, AgentRng};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
     AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
-    RosterError, Score, SearchInfo, StallTracker,
+    RosterError, Score, SearchInfo, StallTracker, TURN_SEARCH_LIMIT,
 };
 pub use diagram::{describe_step, diagram, hole_name};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
@@ -34,7 +34,6 @@ pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;
 pub use play::{play_game, PlayError};
-
 pub use position::{IllegalMove, MoveEffect, Position};
 pub use record::GameRecord;
 pub use rules::{

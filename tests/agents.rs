@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use hoyito::{
     evaluate, play_game, Agent, AgentRng, AgentSpec, AlphaBeta, AlphaBetaBudget, BySide, Game,
-    Move, Position, Roster, RosterError, Rules, StallRules, Variant,
+    Leftover, Move, Position, Roster, RosterError, Rules, StallRules, Variant,
 };
 use rand::{Rng, SeedableRng};
 
@@ -74,6 +74,15 @@ fn a_player_without_a_move_passes() {
     for spec in cheap_specs() {
         assert_eq!(spec.build().choose(&game, &mut rng), Move::Pass, "{spec}");
     }
+}
+
+#[test]
+fn a_time_budget_plays_legal_moves_and_is_marked_not_reproducible() {
+    let timed = spec("kind = \"alphabeta\"\ntime_ms = 20");
+    assert!(!timed.reproducible());
+    let game = Game::new(rules(Variant::Iii, 12));
+    let mv = timed.build().choose(&game, &mut AgentRng::seed_from_u64(2));
+    assert!(game.legal_moves().contains(&mv));
 }
 
 #[test]
@@ -331,5 +340,49 @@ fn short_ladder_greedy_beats_random_and_alphabeta_beats_greedy() {
         let (score, n) = match_score(&spec(a), &spec(b), 100, 4, 17 + i as u64);
         let low = wilson_lower(score, n);
         assert!(low > 0.5, "{a} vs {b}: {score:.3} over {n}, lower {low:.3}");
+    }
+}
+
+#[test]
+fn mcts_finds_the_capture_that_earns_a_second_capture() {
+    // The position of the alpha-beta test above: only holes 3 and 6 win.
+    let rules = rules(Variant::Ii, 6);
+    let pos: Position = "0,0,1,3,0,1/3,0,0,0,0,2 S 20-24".parse().unwrap();
+    let game = Game::from_position(rules, pos);
+    let mut agent = spec("kind = \"mcts\"\niterations = 2000").build();
+    let mut rng = AgentRng::seed_from_u64(9);
+    let mv = agent.choose(&game, &mut rng);
+    assert!([Move::Sow(2), Move::Sow(5)].contains(&mv), "{mv}");
+}
+
+#[test]
+fn a_stalled_line_scores_by_the_leftover_policy() {
+    // Two seeds can never make a casa. South's only move sends its seed to
+    // North's row; with a limit of one ply the game then stalls:
+    //      N: 6  5  4  3  2  1          N: 6  5  4  3  2  1
+    //         1  0  0  0  0  0    ->       1  0  0  0  0  1
+    //         0  0  0  0  0  1             0  0  0  0  0  0
+    //      S: 1  2  3  4  5  6          S: 1  2  3  4  5  6
+    let pos: Position = "0,0,0,0,0,1/0,0,0,0,0,1 S 22-22".parse().unwrap();
+    for (leftover, margin) in [(Leftover::None, 0), (Leftover::OwnSide, -2)] {
+        let rules = Rules {
+            stall: StallRules {
+                no_capture_limit: 1,
+                repetitions: 3,
+                leftover,
+            },
+            ..rules(Variant::Ii, 6)
+        };
+        let mut game = Game::from_position(rules, pos);
+        let info = AlphaBeta::new(AlphaBetaBudget {
+            depth: 6,
+            nodes: None,
+            time_ms: None,
+        })
+        .search(&game);
+        assert_eq!(info.score, margin, "{leftover:?}");
+        game.play(info.best).unwrap();
+        let scores = game.outcome().expect("stalled").scores;
+        assert_eq!(scores.south as i32 - scores.north as i32, margin);
     }
 }

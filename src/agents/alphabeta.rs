@@ -46,7 +46,9 @@ pub struct SearchInfo {
     pub score: Score,
     /// The last depth searched completely.
     pub depth: u32,
-    /// Positions visited (the root and every child searched or scored).
+    /// Positions made: the root and every child simulated by move generation
+    /// (each legal move is played in full to be generated, so this counts what
+    /// chess engines count, one per move made).
     pub nodes: u64,
 }
 
@@ -54,8 +56,8 @@ pub struct SearchInfo {
 /// pruning") with iterative deepening and a transposition table (Greenblatt,
 /// Eastlake & Crocker 1967; Zobrist 1970 for the hashing idea).
 ///
-/// - Scores are seed margins for the side to move ([`crate::agents`]'
-///   evaluation): a finished game scores its true margin, a stalled line the
+/// - Scores are seed margins for the side to move (the shared evaluation,
+///   [`crate::evaluate`]): a finished game scores its true margin, a stalled line the
 ///   margin the `leftover` policy gives, a leaf the margin if the game stalled
 ///   there. A line is stalled when it reaches `no_capture_limit` plies without a
 ///   capture (counting the game's own plies) or repeats a position seen since
@@ -199,6 +201,7 @@ impl AlphaBeta {
     ) -> Option<(Move, Score)> {
         let mut children = [None; 16];
         let n = order_children(pos, rules, encode(previous), &mut children);
+        self.nodes += n as u64;
         let mut alpha = -INF;
         let mut best = None;
         for child in children[..n].iter().flatten() {
@@ -228,7 +231,6 @@ impl AlphaBeta {
         since: u32,
         floor: Option<usize>,
     ) -> Score {
-        self.nodes += 1;
         let me = pos.side_to_move();
         let next = &child.pos;
         if next.is_over() {
@@ -316,23 +318,42 @@ impl AlphaBeta {
                 }
             }
         }
-        let mut children = [None; 16];
-        let n = order_children(pos, rules, tt_move, &mut children);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
-        for child in children[..n].iter().flatten() {
-            let v = self.child_value(rules, pos, child, depth - 1, alpha, beta, since, floor);
+        // The table's move is played alone first: when it refutes, the other
+        // moves are never simulated.
+        if let Some(first) = table_child(pos, rules, tt_move) {
+            self.nodes += 1;
+            best = self.child_value(rules, pos, &first, depth - 1, alpha, beta, since, floor);
             if self.aborted {
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_mv = encode(child.mv);
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+            best_mv = tt_move;
+            alpha = alpha.max(best);
+        } else {
+            tt_move = NO_MOVE;
+        }
+        if alpha < beta {
+            let mut children = [None; 16];
+            let n = order_children(pos, rules, NO_MOVE, &mut children);
+            self.nodes += n as u64;
+            for child in children[..n].iter().flatten() {
+                if encode(child.mv) == tt_move {
+                    continue;
+                }
+                let v = self.child_value(rules, pos, child, depth - 1, alpha, beta, since, floor);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_mv = encode(child.mv);
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -353,6 +374,23 @@ impl AlphaBeta {
         };
         best
     }
+}
+
+/// The child reached by the table's move `mv`, if it names a legal move of
+/// `pos` (a hash collision may name any).
+#[inline]
+fn table_child(pos: &Position, rules: &Rules, mv: u8) -> Option<Child> {
+    let mv = match mv {
+        i if i < pos.holes() && pos.row(pos.side_to_move())[i as usize] > 0 => Move::Sow(i),
+        _ => return None,
+    };
+    let (child, effect) = pos.play_unchecked(rules, mv)?;
+    Some(Child {
+        mv,
+        pos: child,
+        effect,
+        order: 0,
+    })
 }
 
 /// Generates the children of `pos` into `out`, the move `first` first, then

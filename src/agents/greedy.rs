@@ -1,6 +1,8 @@
 //! The first rung above chance: take the most seeds now, look no further than
 //! the end of one's own turn.
 
+use std::collections::HashMap;
+
 use rand::Rng;
 
 use crate::agent::{Agent, AgentRng};
@@ -15,7 +17,11 @@ use crate::rules::Rules;
 /// In Hoyito II and III a capture earns another move, so a move's gain is its own
 /// capture plus the best gain of the moves it earns, searched exhaustively to the
 /// end of the player's turn ([`turn_gain`]); the last seeds taken at the end of
-/// the game count too. No parameters. Greedy (one-turn lookahead) play is the
+/// the game count too. No parameters. In the rare turns where that search
+/// would expand more than [`TURN_SEARCH_LIMIT`] positions (openings of II and III
+/// on 2x12, where one turn can take 88 of 96 seeds), the positions met beyond
+/// the limit count their own capture only, which keeps every decision within a
+/// few milliseconds. Greedy (one-turn lookahead) play is the
 /// classic mancala baseline (e.g. Donkers, Uiterwijk & de Voogt 2001, "Mancala
 /// games: topics in mathematics and artificial intelligence").
 #[derive(Debug, Clone, Default)]
@@ -33,10 +39,11 @@ pub(crate) fn greedy_move(pos: &Position, rules: &Rules, rng: &mut AgentRng) -> 
     let me = pos.side_to_move();
     let mut best = MoveList::new();
     let mut best_gain = -1i32;
+    let mut memo = TurnSearch::default();
     pos.for_each_child(rules, |mv, child, effect| {
         let mut gain = (child.captures()[me] - pos.captures()[me]) as i32;
         if effect.extra_move {
-            gain += turn_gain(&child, rules) as i32;
+            gain += memo.gain(&child, rules) as i32;
         }
         if gain > best_gain {
             best_gain = gain;
@@ -54,16 +61,47 @@ pub(crate) fn greedy_move(pos: &Position, rules: &Rules, rng: &mut AgentRng) -> 
 /// over its moves of the move's capture plus, after an extra move, the best gain
 /// of the rest of the turn. Zero for a finished game.
 pub fn turn_gain(pos: &Position, rules: &Rules) -> u32 {
-    let me = pos.side_to_move();
-    let mut best = 0;
-    pos.for_each_child(rules, |_, child, effect| {
-        let mut gain = (child.captures()[me] - pos.captures()[me]) as u32;
-        if effect.extra_move {
-            gain += turn_gain(&child, rules);
+    TurnSearch::default().gain(pos, rules)
+}
+
+/// Positions one greedy decision may expand before the rest of the turn is
+/// counted move by move (see [`Greedy`]).
+pub const TURN_SEARCH_LIMIT: usize = 20_000;
+
+/// The search of one turn: the gain of every board met (captures in different
+/// orders often reach the same board), within [`TURN_SEARCH_LIMIT`].
+#[derive(Default)]
+struct TurnSearch {
+    memo: HashMap<u64, u32>,
+    expanded: usize,
+}
+
+impl TurnSearch {
+    /// The best gain of the rest of the turn from `pos`; stops early once every
+    /// seed on the board is taken.
+    fn gain(&mut self, pos: &Position, rules: &Rules) -> u32 {
+        let key = pos.hash_key();
+        if let Some(&gain) = self.memo.get(&key) {
+            return gain;
         }
-        best = best.max(gain);
-    });
-    best
+        self.expanded += 1;
+        let deeper = self.expanded < TURN_SEARCH_LIMIT;
+        let me = pos.side_to_move();
+        let all = pos.seeds_on_board();
+        let mut best = 0;
+        pos.for_each_child(rules, |_, child, effect| {
+            if best == all {
+                return;
+            }
+            let mut gain = (child.captures()[me] - pos.captures()[me]) as u32;
+            if effect.extra_move && deeper {
+                gain += self.gain(&child, rules);
+            }
+            best = best.max(gain);
+        });
+        self.memo.insert(key, best);
+        best
+    }
 }
 
 #[cfg(test)]

@@ -55,7 +55,9 @@ impl MctsParams {
 ///
 /// Rewards are in `[0, 1]` ([`crate::agents::outcome_reward`]): a finished game
 /// by its true margin, a stalled one (the game's `no_capture_limit`, counting the
-/// plies already played since the last capture) by the `leftover` policy. Every
+/// plies already played since the last capture) by the `leftover` policy.
+/// Repetitions are not looked for in the tree or the rollouts: a repeating line
+/// reaches the rollout cap or the limit and is scored as stalled there. Every
 /// node records the side that moved into it and its mean reward is for that
 /// side, so extra moves (the same side moving twice) need no special case: a
 /// parent picks among its children by its own side's reward.
@@ -112,8 +114,11 @@ impl Mcts {
         }
     }
 
-    /// Runs the search from the current position of `game` (not over) and returns
-    /// the most visited move with its visit count.
+    /// Runs the search from the current position of `game` and returns the most
+    /// visited move with its visit count.
+    ///
+    /// # Panics
+    /// If the game is over: there is no move to choose.
     pub fn search(&mut self, game: &Game, rng: &mut AgentRng) -> (Move, u32) {
         let rules = *game.rules();
         let root = *game.position();
@@ -124,7 +129,7 @@ impl Mcts {
             Move::Pass,
             root.side_to_move().opponent(),
             since,
-            false,
+            root.is_over(),
         ));
         let mut path = Vec::with_capacity(64);
         for _ in 0..self.params.iterations {

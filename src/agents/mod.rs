@@ -14,9 +14,8 @@ pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
 pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
 };
-pub use greedy::{turn_gain, Greedy};
+pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
-
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};

@@ -31,7 +31,7 @@ pub struct Roster {
 #[derive(Debug, Error)]
 pub enum RosterError {
     /// The directory cannot be listed.
-    #[error("cannot read the agent directory {dir}: {source}")]
+    #[error("cannot read the agent directory {dir}")]
     ReadDir {
         /// The directory.
         dir: PathBuf,
@@ -39,7 +39,7 @@ pub enum RosterError {
         source: std::io::Error,
     },
     /// A file cannot be read.
-    #[error("cannot read agent file {file}: {source}")]
+    #[error("cannot read agent file {file}")]
     ReadFile {
         /// The file.
         file: PathBuf,
