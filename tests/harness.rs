@@ -226,7 +226,9 @@ fn every_shipped_config_is_valid_against_the_roster() {
     let mut seen = 0;
     for entry in fs::read_dir("configs").unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "toml") {
+        // ladder.toml is read by the ladder example of issue 3, not by `hoyito run`.
+        let ladder = path.file_name().is_some_and(|n| n == "ladder.toml");
+        if path.extension().is_some_and(|e| e == "toml") && !ladder {
             let mut e = Experiment::load(&path).unwrap();
             e.resolve_agents(&path.display().to_string(), || {
                 hoyito::Roster::load(Path::new("agents"))
