@@ -4,6 +4,8 @@
 
 mod agents_cmd;
 mod position_cmds;
+mod replay_cmd;
+mod run_cmd;
 mod report_cmd;
 mod solve_cmd;
 
@@ -29,6 +31,10 @@ enum Command {
     Perft(position_cmds::PerftArgs),
     /// Draw a position as the players see it.
     Show(position_cmds::ShowArgs),
+    /// Run an experiment (default: the built-in one) into a results directory.
+    Run(run_cmd::RunArgs),
+    /// Replay one game of a run, drawing the board after every move.
+    Replay(replay_cmd::ReplayArgs),
     /// Redraw summary.json, report.md and the charts from DIR/games.csv.
     Report(report_cmd::ReportArgs),
     /// Build endgame tables by retrograde analysis.
@@ -64,6 +70,8 @@ pub fn main() -> ExitCode {
         Command::Apply(args) => position_cmds::apply(args),
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
+        Command::Run(args) => run_cmd::run(args),
+        Command::Replay(args) => replay_cmd::replay(args),
         Command::Report(args) => report_cmd::report(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Probe(args) => solve_cmd::probe(args),

@@ -1,0 +1,56 @@
+//! The whole harness on random-against-random Hoyito II 2x6: schedule, seeded
+//! generators, games, CSV rows and the ordered writer, with 1 and 2 worker
+//! threads. Criterion's throughput line is games/s; the targets (issue 4) are
+//! 100,000 games/s on one thread and 1.8 times that on two.
+//! `cargo bench --bench harness`
+
+use std::io;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hoyito::tournament::{run_games, Experiment, Lineup, Schedule, Work};
+
+/// Games per measured iteration: enough to amortise starting the thread pool.
+const GAMES: u64 = 100_000;
+
+const EXPERIMENT: &str = r#"
+name = "bench"
+seed = 1
+games = 100000
+[rules]
+variants = ["ii"]
+holes = [6]
+[tournament]
+format = "self-play"
+agents = ["random"]
+[roster.random]
+kind = "random"
+"#;
+
+fn harness(c: &mut Criterion) {
+    let mut experiment = Experiment::parse(EXPERIMENT, "bench").expect("the bench experiment");
+    experiment
+        .resolve_agents("bench", || unreachable!("the roster is inline"))
+        .expect("inline roster");
+    let schedule = Schedule::new(&experiment);
+    let lineup = Lineup::new(experiment.agent_specs());
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        random_plies: 0,
+    };
+    let mut group = c.benchmark_group("harness_random_ii_2x6");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(GAMES));
+    for threads in [1, 2] {
+        group.bench_function(BenchmarkId::new("threads", threads), |b| {
+            b.iter(|| {
+                run_games(work, 0..GAMES, threads, &mut io::sink(), |_| {})
+                    .expect("random games cannot fail")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, harness);
+criterion_main!(benches);

@@ -1,0 +1,170 @@
+//! `hoyito run`: an experiment from a TOML file (or the built-in default) into
+//! a results directory, resumable, with a progress bar on a terminal.
+//!
+//! Everything that can be wrong with the input is checked before the directory
+//! is touched, so that a bad config leaves nothing behind.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hoyito::tournament::{
+    append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
+    DEFAULT_CONFIG_NAME, TIMINGS_FILE,
+};
+use hoyito::Roster;
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
+/// Arguments of `hoyito run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Experiment file (TOML, see configs/); without it, the built-in default experiment.
+    config: Option<PathBuf>,
+    /// Results directory [default: runs/NAME, NAME from the experiment].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads, 0 = all cores [default: the experiment's `threads`].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Games per pairing, per variant, per board (overrides `games`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Master seed (overrides `seed`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    seed: Option<u64>,
+    /// Run into a directory that holds another experiment, deleting its results.
+    #[arg(long)]
+    force: bool,
+    /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
+    #[arg(long, default_value = "agents")]
+    agents_dir: PathBuf,
+}
+
+/// Loads the experiment named by the arguments, with their overrides applied.
+fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
+    let (mut experiment, file) = match &args.config {
+        Some(path) => (Experiment::load(path)?, path.display().to_string()),
+        None => (
+            Experiment::default_experiment(),
+            DEFAULT_CONFIG_NAME.to_string(),
+        ),
+    };
+    if let Some(games) = args.games {
+        experiment.games = games;
+    }
+    if let Some(seed) = args.seed {
+        experiment.seed = seed;
+    }
+    if let Some(threads) = args.threads {
+        experiment.threads = threads;
+    }
+    experiment.round_to_pairs();
+    experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
+    Ok((experiment, file))
+}
+
+/// Runs `hoyito run`.
+pub fn run(args: RunArgs) -> Result<()> {
+    let (experiment, file) = experiment(&args)?;
+    let lineup = Lineup::new(experiment.agent_specs());
+    let clocked = lineup.unreproducible();
+    if !clocked.is_empty() {
+        eprintln!(
+            "warning: {file}: {} play(s) by the clock: results will differ from run to run, \
+             and a resumed run will not equal an uninterrupted one",
+            clocked.join(", ")
+        );
+    }
+    let schedule = Schedule::new(&experiment);
+    let total = schedule.len();
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("runs").join(&experiment.name));
+    let mut run_dir = open_run_dir(&out, &experiment, total, args.force)?;
+    let first = run_dir.done;
+    let threads = match experiment.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    eprintln!(
+        "{}: {total} games ({} done), {threads} threads, into {}",
+        experiment.name,
+        first,
+        out.display()
+    );
+    let bar = progress_bar(total, first);
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        random_plies: experiment.openings.random_plies,
+    };
+    let start = Instant::now();
+    let blocks = run_games(work, first..total, threads, &mut run_dir.games, |written| {
+        if let Some(bar) = &bar {
+            bar.set_position(first + written);
+        }
+    })
+    .with_context(|| format!("running into {}", out.display()))?;
+    let wall = start.elapsed();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let timings = out.join(TIMINGS_FILE);
+    if first < total {
+        let run = RunTimes {
+            first_game: first,
+            threads,
+            wall,
+            blocks: &blocks,
+        };
+        append_timings(&timings, run, &schedule, &lineup)
+            .with_context(|| format!("{}: cannot write it", timings.display()))?;
+    }
+    eprintln!("{}", rate_line(total - first, wall));
+    write_report(&out, &experiment.tournament.agents)?;
+    println!("{}", out.join(hoyito::tournament::GAMES_FILE).display());
+    Ok(())
+}
+
+/// The end-of-run hook for statistics and charts: `hoyito report DIR`'s work,
+/// done after every run, agents in the experiment's order. It is the report
+/// module's (`report` branch: `hoyito::report::write_report(dir, rows,
+/// agent_order)`) to fill at the merge; until then a run ends with its records.
+fn write_report(_dir: &Path, _agent_order: &[String]) -> Result<()> {
+    Ok(())
+}
+
+fn rate_line(games: u64, wall: Duration) -> String {
+    let secs = wall.as_secs_f64();
+    if games == 0 {
+        return "nothing left to play: the run is complete".to_string();
+    }
+    format!(
+        "{games} games in {secs:.2} s ({:.0} games/s)",
+        games as f64 / secs.max(1e-9)
+    )
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress_bar(total: u64, done: u64) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(total).with_position(done);
+    let style = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {rate}  ETA {eta}  elapsed {elapsed}",
+    )
+    .expect("the template is valid")
+    .with_key(
+        "rate",
+        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0} games/s", state.per_sec());
+        },
+    );
+    bar.set_style(style);
+    bar.reset_eta();
+    Some(bar)
+}

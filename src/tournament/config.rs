@@ -1,0 +1,424 @@
+//! Experiments as TOML files: what is played, how often, and by whom.
+//!
+//! A config is plain data read with `deny_unknown_fields`, then checked as a
+//! whole before anything is written, so that a typo stops a run at once with a
+//! message naming the file, the key and the allowed values instead of
+//! producing a directory of games nobody asked for. The same type, resolved
+//! (games rounded up to pairs, command-line overrides applied), is saved as
+//! `experiment.toml` beside the results: it is how a rerun recognises its own
+//! directory and how `hoyito replay` rebuilds a game.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::agents::{AgentSpec, Roster, RosterError};
+use crate::rules::{check_board, LastFour, Leftover, Rules, RulesError, StallRules, Variant};
+
+/// The built-in default experiment (also `configs/default.toml`).
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
+
+/// The name under which errors refer to [`DEFAULT_CONFIG`].
+pub const DEFAULT_CONFIG_NAME: &str = "built-in default experiment (configs/default.toml)";
+
+/// An experiment that cannot be run as written.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {file}: {cause}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// Malformed TOML, an unknown key, or a value of the wrong kind.
+    #[error("{file}: {cause}")]
+    Toml {
+        /// The file.
+        file: String,
+        /// The parser's message, with line, column, key and allowed values.
+        cause: Box<toml::de::Error>,
+    },
+    /// A well-formed value that cannot be run.
+    #[error("{file}: key `{key}`: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// The key, as a dotted path (`rules.holes`).
+        key: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+}
+
+/// One experiment, as written in `configs/*.toml` and saved as `experiment.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// A short name: letters, digits, `-`, `_` and `.` (the default output directory).
+    pub name: String,
+    /// The master seed: every random choice of the experiment derives from it.
+    pub seed: u64,
+    /// Games per pairing, per variant, per board; rounded up to whole pairs.
+    pub games: u64,
+    /// Worker threads; 0 = all cores. Not part of the results.
+    #[serde(default)]
+    pub threads: usize,
+    /// The games played.
+    #[serde(default)]
+    pub rules: RulesConfig,
+    /// Random openings.
+    #[serde(default)]
+    pub openings: Openings,
+    /// Who plays whom.
+    pub tournament: TournamentConfig,
+    /// `[roster.NAME]`: agents given here rather than in the agents directory.
+    /// A run saves the spec of every agent it plays here, in `experiment.toml`,
+    /// so that the saved experiment replays without the agents directory.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub roster: BTreeMap<String, AgentSpec>,
+}
+
+/// `[rules]`: the variants and boards played, and the options of RULES.md.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RulesConfig {
+    /// Which Hoyitos: `i`, `ii`, `iii`.
+    pub variants: Vec<Variant>,
+    /// Holes per row, each 2 to 16.
+    pub holes: Vec<u32>,
+    /// Seeds per hole at the start.
+    pub seeds: u32,
+    /// Plies without a capture that stall a game; 0 = off.
+    pub no_capture_limit: u32,
+    /// Occurrences of a position since the last capture that stall a game; 0 = off.
+    pub repetitions: u32,
+    /// Who gets the seeds of a stalled game: `none`, `own-side`, `split`.
+    pub leftover: Leftover,
+}
+
+impl Default for RulesConfig {
+    fn default() -> Self {
+        let stall = StallRules::default();
+        RulesConfig {
+            variants: Variant::ALL.to_vec(),
+            holes: vec![6],
+            seeds: 4,
+            no_capture_limit: stall.no_capture_limit,
+            repetitions: stall.repetitions,
+            leftover: stall.leftover,
+        }
+    }
+}
+
+/// `[openings]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Openings {
+    /// Uniformly random plies played before the agents take over, the same in
+    /// both games of a pair, so that deterministic agents do not replay one game.
+    pub random_plies: u32,
+}
+
+/// How agents are paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every agent against every other.
+    RoundRobin,
+    /// The champion against every other agent.
+    Gauntlet,
+    /// Every agent against itself (first-player advantage at one level of play).
+    SelfPlay,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::SelfPlay => "self-play",
+        })
+    }
+}
+
+/// `[tournament]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// `round-robin`, `gauntlet` or `self-play`.
+    pub format: Format,
+    /// Roster names (files in the agents directory).
+    pub agents: Vec<String>,
+    /// The agent that meets all others in a gauntlet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub champion: Option<String>,
+    /// Also play every agent against itself (round-robin and gauntlet).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub self_play: bool,
+}
+
+impl Experiment {
+    /// Reads and checks an experiment file.
+    pub fn load(path: &Path) -> Result<Experiment, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read {
+            file: file.clone(),
+            cause,
+        })?;
+        Experiment::parse(&text, &file)
+    }
+
+    /// Parses and checks experiment text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        let experiment: Experiment = toml::from_str(text).map_err(|cause| ConfigError::Toml {
+            file: file.to_string(),
+            cause: Box::new(cause),
+        })?;
+        experiment.check(file)?;
+        Ok(experiment)
+    }
+
+    /// The built-in default experiment.
+    pub fn default_experiment() -> Experiment {
+        Experiment::parse(DEFAULT_CONFIG, DEFAULT_CONFIG_NAME)
+            .expect("configs/default.toml is checked by the tests")
+    }
+
+    /// The experiment as saved in `experiment.toml`.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("an experiment is plain TOML data")
+    }
+
+    /// Rounds `games` up to whole seat-swapped pairs.
+    pub fn round_to_pairs(&mut self) {
+        self.games = self.games.div_ceil(2) * 2;
+    }
+
+    /// Checks every value that the TOML types do not; `file` names the source.
+    pub fn check(&self, file: &str) -> Result<(), ConfigError> {
+        let invalid = |key: &str, message: String| ConfigError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        let name_ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+        if self.name.is_empty() || !self.name.chars().all(name_ok) || self.name.starts_with('.') {
+            return Err(invalid(
+                "name",
+                format!(
+                    "{:?} is not a usable name: use letters, digits, '-', '_' and '.' (not first)",
+                    self.name
+                ),
+            ));
+        }
+        if self.seed > i64::MAX as u64 {
+            return Err(invalid(
+                "seed",
+                format!("{} is too large: seeds are 0 to {}", self.seed, i64::MAX),
+            ));
+        }
+        if self.games == 0 {
+            return Err(invalid(
+                "games",
+                "0 games: must be at least 1 (games per pairing, per variant, per board)"
+                    .to_string(),
+            ));
+        }
+        self.rules.check(&invalid)?;
+        self.tournament.check(&invalid)?;
+        for (name, spec) in &self.roster {
+            spec.validate()
+                .map_err(|message| invalid(&format!("roster.{name}"), message))?;
+        }
+        Ok(())
+    }
+
+    /// Gives every agent of the tournament its spec in `roster`: those written
+    /// in the experiment stay, the others come from `load_roster` (the agents
+    /// directory, read only if needed); specs of agents not playing are dropped.
+    pub fn resolve_agents(
+        &mut self,
+        file: &str,
+        load_roster: impl FnOnce() -> Result<Roster, RosterError>,
+    ) -> Result<(), ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid {
+            file: file.to_string(),
+            key: "tournament.agents".to_string(),
+            message,
+        };
+        let agents = &self.tournament.agents;
+        self.roster.retain(|name, _| agents.contains(name));
+        if agents.iter().all(|name| self.roster.contains_key(name)) {
+            return Ok(());
+        }
+        let roster = load_roster().map_err(|err| invalid(err.to_string()))?;
+        for name in agents {
+            if !self.roster.contains_key(name) {
+                let named = roster.get(name).map_err(|err| invalid(err.to_string()))?;
+                self.roster.insert(name.clone(), named.spec.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// The spec of each agent of the tournament, in `tournament.agents` order.
+    /// Call after [`Experiment::resolve_agents`].
+    pub fn agent_specs(&self) -> Vec<(String, AgentSpec)> {
+        self.tournament
+            .agents
+            .iter()
+            .map(|name| {
+                let spec = self
+                    .roster
+                    .get(name)
+                    .expect("resolve_agents gave every agent a spec");
+                (name.clone(), spec.clone())
+            })
+            .collect()
+    }
+
+    /// The rules of the games on one board.
+    pub fn rules_for(&self, variant: Variant, holes: u8) -> Rules {
+        Rules {
+            variant,
+            holes,
+            seeds: self.rules.seeds as u8,
+            stall: StallRules {
+                no_capture_limit: self.rules.no_capture_limit,
+                repetitions: self.rules.repetitions,
+                leftover: self.rules.leftover,
+            },
+            last_four: LastFour::Capturer,
+        }
+    }
+}
+
+impl RulesConfig {
+    fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
+        if self.variants.is_empty() {
+            return Err(invalid(
+                "rules.variants",
+                "empty list: give one or more of \"i\", \"ii\", \"iii\"".to_string(),
+            ));
+        }
+        if let Some(v) = first_duplicate(&self.variants) {
+            return Err(invalid(
+                "rules.variants",
+                format!("{v} is listed twice: give each of \"i\", \"ii\", \"iii\" at most once"),
+            ));
+        }
+        if self.holes.is_empty() {
+            return Err(invalid(
+                "rules.holes",
+                "empty list: give one or more board sizes, 2 to 16 holes per row".to_string(),
+            ));
+        }
+        if let Some(h) = first_duplicate(&self.holes) {
+            return Err(invalid(
+                "rules.holes",
+                format!("{h} is listed twice: give each board size once"),
+            ));
+        }
+        for &holes in &self.holes {
+            match check_board(holes, self.seeds) {
+                Ok(()) => {}
+                Err(err @ RulesError::NoSeeds) => {
+                    return Err(invalid("rules.seeds", err.to_string()))
+                }
+                Err(err) => return Err(invalid("rules.holes", err.to_string())),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TournamentConfig {
+    fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
+        if self.agents.is_empty() {
+            return Err(invalid(
+                "tournament.agents",
+                "empty list: give one or more roster names".to_string(),
+            ));
+        }
+        if let Some(a) = first_duplicate(&self.agents) {
+            return Err(invalid(
+                "tournament.agents",
+                format!("{a:?} is listed twice: give each agent once"),
+            ));
+        }
+        match (self.format, &self.champion) {
+            (Format::Gauntlet, None) => Err(invalid(
+                "tournament.champion",
+                "missing: a gauntlet needs `champion = \"NAME\"`, one of tournament.agents"
+                    .to_string(),
+            )),
+            (Format::Gauntlet, Some(c)) if !self.agents.contains(c) => Err(invalid(
+                "tournament.champion",
+                format!(
+                    "{c:?} is not in tournament.agents ({})",
+                    self.agents.join(", ")
+                ),
+            )),
+            (Format::Gauntlet, Some(_)) if self.agents.len() < 2 => Err(invalid(
+                "tournament.agents",
+                "a gauntlet needs the champion and at least one other agent".to_string(),
+            )),
+            (Format::RoundRobin | Format::SelfPlay, Some(_)) => Err(invalid(
+                "tournament.champion",
+                format!("only a gauntlet has a champion, not a {}", self.format),
+            )),
+            (Format::RoundRobin, None) if self.agents.len() < 2 && !self.self_play => Err(invalid(
+                "tournament.agents",
+                "a round-robin needs at least two agents (or `self_play = true`)".to_string(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The pairings, as indices into `agents`: `(a, b)` plays pairs of games,
+    /// `a` in South's seat in the first game of each pair.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.agents.len();
+        let selves = (0..n).map(|i| (i, i));
+        match self.format {
+            Format::SelfPlay => selves.collect(),
+            Format::RoundRobin => {
+                let mut list: Vec<_> = (0..n)
+                    .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                    .collect();
+                if self.self_play {
+                    list.extend(selves);
+                }
+                list
+            }
+            Format::Gauntlet => {
+                let champion = self
+                    .champion
+                    .as_ref()
+                    .and_then(|c| self.agents.iter().position(|a| a == c))
+                    .expect("checked: the champion is one of the agents");
+                let mut list: Vec<_> = (0..n)
+                    .filter(|&j| j != champion)
+                    .map(|j| (champion, j))
+                    .collect();
+                if self.self_play {
+                    list.extend(selves);
+                }
+                list
+            }
+        }
+    }
+}
+
+fn first_duplicate<T: Ord + Clone>(items: &[T]) -> Option<T> {
+    let mut seen = BTreeSet::new();
+    items.iter().find(|x| !seen.insert(*x)).cloned()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,139 @@
+//! Playing one scheduled game: the random opening, then the agents, then the
+//! row of `games.csv`.
+//!
+//! The same function plays a game in a run and in `hoyito replay`, so that a
+//! replay is the game itself, not a second implementation of it. The random
+//! agent takes the engine's own fast path (`Game::play_random`), because
+//! random-against-random games are the harness's speed benchmark.
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::play::PlayError;
+use crate::side::{BySide, Side};
+
+use super::game_row::{GameRow, Winner};
+use super::lineup::Lineup;
+use super::schedule::ScheduledGame;
+use super::seeding::rng_from_seed;
+
+/// A scheduled game that could not be played to its end: an agent's bug.
+#[derive(Debug, Error)]
+#[error("game {game_id}: agent {agent:?}: {cause}")]
+pub struct GameFailure {
+    /// The game.
+    pub game_id: u64,
+    /// The roster name of the agent at fault.
+    pub agent: String,
+    /// The illegal move and the game up to it.
+    pub cause: PlayError,
+}
+
+/// Plays `scheduled` from the start: `random_plies` uniformly random plies from
+/// the pair's opening seed, then fresh players of the lineup with the game's
+/// generator (told of the new game after the opening, and of every move after
+/// it, as in [`crate::play_game`]). `on_move` sees the game after every ply,
+/// opening included.
+pub fn play_scheduled(
+    scheduled: &ScheduledGame,
+    random_plies: u32,
+    lineup: &Lineup,
+    mut on_move: impl FnMut(&Game, Move),
+) -> Result<Game, GameFailure> {
+    let rules = scheduled.rules;
+    let mut game = Game::new(rules);
+    let mut opening_rng = rng_from_seed(scheduled.opening_seed);
+    for _ in 0..random_plies {
+        if game.is_over() {
+            break;
+        }
+        let mv = game.play_random(&mut opening_rng);
+        on_move(&game, mv);
+    }
+    let mut rng = rng_from_seed(scheduled.game_seed);
+    let index = BySide {
+        south: scheduled.south,
+        north: scheduled.north,
+    };
+    let mut seats = index.map(|i| lineup.seat(i));
+    for side in Side::BOTH {
+        seats[side].new_game(&rules);
+    }
+    while !game.is_over() {
+        let side = game.position().side_to_move();
+        let mv = seats[side]
+            .play(&mut game, &mut rng)
+            .map_err(|(mv, reason)| GameFailure {
+                game_id: scheduled.game_id,
+                agent: lineup.name(index[side]).to_string(),
+                cause: PlayError {
+                    side,
+                    mv,
+                    position: game.position().to_string(),
+                    reason,
+                    game: Box::new(game.clone()),
+                },
+            })?;
+        for side in Side::BOTH {
+            seats[side].observe(&game, mv);
+        }
+        on_move(&game, mv);
+    }
+    Ok(game)
+}
+
+/// Writes the record of a finished game into `row`, reusing its strings.
+pub fn fill_row(
+    row: &mut GameRow,
+    scheduled: &ScheduledGame,
+    random_plies: u32,
+    lineup: &Lineup,
+    game: &Game,
+) {
+    let outcome = game.outcome().expect("play_game plays to the end");
+    row.game_id = scheduled.game_id;
+    row.pair_id = scheduled.pair_id;
+    row.variant = scheduled.rules.variant;
+    row.holes = scheduled.rules.holes;
+    row.seeds = scheduled.rules.seeds;
+    row.south.clear();
+    row.south.push_str(lineup.name(scheduled.south));
+    row.north.clear();
+    row.north.push_str(lineup.name(scheduled.north));
+    row.game_seed = scheduled.game_seed;
+    row.opening.clear();
+    for (i, mv) in game.moves().iter().take(random_plies as usize).enumerate() {
+        if i > 0 {
+            row.opening.push(' ');
+        }
+        write!(row.opening, "{mv}").expect("writing to a String cannot fail");
+    }
+    row.winner = Winner::of(&outcome);
+    row.south_captures = outcome.scores.south;
+    row.north_captures = outcome.scores.north;
+    row.plies = outcome.plies;
+    row.ending = outcome.ending;
+}
+
+/// A row to be filled by [`fill_row`].
+pub fn empty_row() -> GameRow {
+    GameRow {
+        game_id: 0,
+        pair_id: 0,
+        variant: crate::rules::Variant::I,
+        holes: 0,
+        seeds: 0,
+        south: String::new(),
+        north: String::new(),
+        game_seed: 0,
+        opening: String::new(),
+        winner: Winner::Draw,
+        south_captures: 0,
+        north_captures: 0,
+        plies: 0,
+        ending: crate::game::Ending::Normal,
+    }
+}

@@ -1,0 +1,98 @@
+use super::*;
+use crate::agents::AgentSpec;
+use crate::tournament::config::Experiment;
+
+fn experiment(games: u64) -> Experiment {
+    let mut e = Experiment::parse(
+        &format!(
+            "name = \"t\"\nseed = 3\ngames = {games}\n[rules]\nvariants = [\"i\", \"ii\"]\n\
+             holes = [4]\n[openings]\nrandom_plies = 1\n[tournament]\nformat = \"self-play\"\n\
+             agents = [\"random\"]\n[roster.random]\nkind = \"random\"\n"
+        ),
+        "t.toml",
+    )
+    .unwrap();
+    e.round_to_pairs();
+    e
+}
+
+fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<u8> {
+    let schedule = Schedule::new(e);
+    let work = Work {
+        schedule: &schedule,
+        lineup,
+        random_plies: e.openings.random_plies,
+    };
+    let mut out = Vec::new();
+    run_games(work, ids, threads, &mut out, |_| {}).unwrap();
+    out
+}
+
+#[test]
+fn rows_come_in_id_order_whatever_the_threads_and_the_split() {
+    let e = experiment(3000);
+    let lineup = Lineup::new(e.agent_specs());
+    let one = run(&e, &lineup, 0..6000, 1);
+    assert_eq!(one, run(&e, &lineup, 0..6000, 2));
+    let split = [
+        run(&e, &lineup, 0..1234, 2),
+        run(&e, &lineup, 1234..6000, 2),
+    ]
+    .concat();
+    assert_eq!(one, split);
+    let ids: Vec<u64> = String::from_utf8(one)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids, (0..6000).collect::<Vec<_>>());
+}
+
+#[test]
+fn real_agents_play_in_small_chunks_and_match_across_threads() {
+    let mut e = experiment(4);
+    e.tournament.agents = vec!["random".into(), "greedy".into()];
+    e.tournament.format = crate::tournament::config::Format::RoundRobin;
+    e.roster.insert("greedy".into(), AgentSpec::Greedy);
+    let lineup = Lineup::new(e.agent_specs());
+    assert_eq!(chunk_size(&lineup), 8);
+    assert_eq!(run(&e, &lineup, 0..8, 1), run(&e, &lineup, 0..8, 2));
+}
+
+/// Accepts `left` bytes, then fails.
+struct Failing {
+    left: usize,
+}
+
+impl Write for Failing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::other("disk full"));
+        }
+        let n = buf.len().min(self.left);
+        self.left -= n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_write_error_stops_the_run_without_hanging() {
+    let e = experiment(20_000);
+    let lineup = Lineup::new(e.agent_specs());
+    let schedule = Schedule::new(&e);
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        random_plies: 0,
+    };
+    let mut written = 0;
+    let err = run_games(work, 0..40_000, 2, &mut Failing { left: 100_000 }, |n| {
+        written = n
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("disk full"), "{err}");
+    assert!(written < 40_000);
+}

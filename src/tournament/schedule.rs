@@ -1,0 +1,151 @@
+//! The schedule: which game has which id.
+//!
+//! Game ids are positions in one fixed order (variant, then board, then
+//! pairing, then pair, then seat), computed from the id by arithmetic. So a
+//! worker needs nothing but the id to play a game, rows can be written in id
+//! order whatever order threads finish in, and a resumed run knows which games
+//! are left from the number of rows alone.
+
+use crate::rules::{Rules, Variant};
+
+use super::config::Experiment;
+use super::seeding::{game_seed, opening_seed};
+
+/// Everything needed to play one game of the schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// Position in the schedule, from 0.
+    pub game_id: u64,
+    /// The seat-swapped pair (`game_id / 2`).
+    pub pair_id: u64,
+    /// The rules of this game.
+    pub rules: Rules,
+    /// Index into the experiment's agents of the agent in South's seat.
+    pub south: usize,
+    /// Index of the agent in North's seat.
+    pub north: usize,
+    /// The seed of the agents' generator.
+    pub game_seed: u64,
+    /// The seed of the pair's opening.
+    pub opening_seed: u64,
+    /// Which (variant, board, pairing) block the game is in, from 0: the unit
+    /// that timings are added up by.
+    pub block: usize,
+}
+
+/// The games of an experiment, in id order.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    boards: Vec<Rules>,
+    pairings: Vec<(usize, usize)>,
+    pairs_per_pairing: u64,
+    master_seed: u64,
+}
+
+impl Schedule {
+    /// The schedule of a checked experiment (`games` rounded up to pairs).
+    pub fn new(experiment: &Experiment) -> Schedule {
+        let boards = experiment
+            .rules
+            .variants
+            .iter()
+            .flat_map(|&v| {
+                experiment
+                    .rules
+                    .holes
+                    .iter()
+                    .map(move |&h| experiment.rules_for(v, h as u8))
+            })
+            .collect();
+        Schedule {
+            boards,
+            pairings: experiment.tournament.pairings(),
+            pairs_per_pairing: experiment.games.div_ceil(2),
+            master_seed: experiment.seed,
+        }
+    }
+
+    /// How many games in all.
+    pub fn len(&self) -> u64 {
+        2 * self.pairs_per_pairing * self.blocks() as u64
+    }
+
+    /// Whether there is no game at all (never, for a checked experiment).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many (variant, board, pairing) blocks.
+    pub fn blocks(&self) -> usize {
+        self.boards.len() * self.pairings.len()
+    }
+
+    /// The variant, board and agent indices of block `block`.
+    pub fn block(&self, block: usize) -> (Variant, u8, (usize, usize)) {
+        let rules = self.boards[block / self.pairings.len()];
+        (
+            rules.variant,
+            rules.holes,
+            self.pairings[block % self.pairings.len()],
+        )
+    }
+
+    /// Game `game_id`, which must be below [`Schedule::len`].
+    pub fn game(&self, game_id: u64) -> ScheduledGame {
+        let pair_id = game_id / 2;
+        let block = (pair_id / self.pairs_per_pairing) as usize;
+        let rules = self.boards[block / self.pairings.len()];
+        let (a, b) = self.pairings[block % self.pairings.len()];
+        let (south, north) = if game_id % 2 == 0 { (a, b) } else { (b, a) };
+        ScheduledGame {
+            game_id,
+            pair_id,
+            rules,
+            south,
+            north,
+            game_seed: game_seed(self.master_seed, game_id),
+            opening_seed: opening_seed(self.master_seed, pair_id),
+            block,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_run_variant_board_pairing_pair_seat() {
+        let mut e = Experiment::parse(
+            r#"
+            name = "t"
+            seed = 9
+            games = 3
+            [rules]
+            variants = ["i", "iii"]
+            holes = [6, 12]
+            [tournament]
+            format = "round-robin"
+            agents = ["a", "b", "c"]
+            "#,
+            "t.toml",
+        )
+        .unwrap();
+        e.round_to_pairs();
+        let s = Schedule::new(&e);
+        // 2 variants x 2 boards x 3 pairings x 4 games.
+        assert_eq!(s.len(), 48);
+        assert_eq!(s.blocks(), 12);
+        let g0 = s.game(0);
+        let g1 = s.game(1);
+        assert_eq!((g0.south, g0.north, g1.south, g1.north), (0, 1, 1, 0));
+        assert_eq!(g0.opening_seed, g1.opening_seed);
+        assert_ne!(g0.game_seed, g1.game_seed);
+        let g = s.game(4);
+        assert_eq!((g.pair_id, g.block, g.south, g.north), (2, 1, 0, 2));
+        let last = s.game(47);
+        assert_eq!((last.rules.variant, last.rules.holes), (Variant::Iii, 12));
+        assert_eq!((last.south, last.north, last.block), (2, 1, 11));
+        assert_eq!(s.block(11), (Variant::Iii, 12, (1, 2)));
+    }
+}
