@@ -5,8 +5,8 @@
 mod agents_cmd;
 mod position_cmds;
 mod replay_cmd;
-mod run_cmd;
 mod report_cmd;
+mod run_cmd;
 mod solve_cmd;
 
 use std::process::ExitCode;

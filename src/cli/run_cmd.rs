@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use hoyito::report::read_games_csv;
 use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
@@ -129,11 +130,17 @@ pub fn run(args: RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// The end-of-run hook for statistics and charts: `hoyito report DIR`'s work,
-/// done after every run, agents in the experiment's order. It is the report
-/// module's (`report` branch: `hoyito::report::write_report(dir, rows,
-/// agent_order)`) to fill at the merge; until then a run ends with its records.
-fn write_report(_dir: &Path, _agent_order: &[String]) -> Result<()> {
+/// Statistics and charts after every run: `hoyito report DIR`'s work, agents
+/// in the experiment's order.
+fn write_report(dir: &Path, agent_order: &[String]) -> Result<()> {
+    let rows = read_games_csv(&dir.join(hoyito::tournament::GAMES_FILE))?;
+    let files = hoyito::report::write_report(dir, &rows, agent_order)?;
+    eprintln!(
+        "report: {} and {} charts in {}",
+        files.report.display(),
+        files.charts.len(),
+        dir.join("charts").display()
+    );
     Ok(())
 }
 
