@@ -226,9 +226,7 @@ fn every_shipped_config_is_valid_against_the_roster() {
     let mut seen = 0;
     for entry in fs::read_dir("configs").unwrap() {
         let path = entry.unwrap().path();
-        // ladder.toml is read by the ladder example of issue 3, not by `hoyito run`.
-        let ladder = path.file_name().is_some_and(|n| n == "ladder.toml");
-        if path.extension().is_some_and(|e| e == "toml") && !ladder {
+        if path.extension().is_some_and(|e| e == "toml") {
             let mut e = Experiment::load(&path).unwrap();
             e.resolve_agents(&path.display().to_string(), || {
                 hoyito::Roster::load(Path::new("agents"))
@@ -238,7 +236,7 @@ fn every_shipped_config_is_valid_against_the_roster() {
             seen += 1;
         }
     }
-    assert!(seen >= 3);
+    assert!(seen >= 4);
     assert_eq!(
         fs::read_to_string("configs/default.toml").unwrap(),
         hoyito::tournament::DEFAULT_CONFIG

@@ -134,6 +134,9 @@ pub enum Format {
     Gauntlet,
     /// Every agent against itself (first-player advantage at one level of play).
     SelfPlay,
+    /// A strength ladder: every agent against the one listed just before it
+    /// (list them weakest first).
+    Ladder,
 }
 
 impl fmt::Display for Format {
@@ -142,6 +145,7 @@ impl fmt::Display for Format {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
             Format::SelfPlay => "self-play",
+            Format::Ladder => "ladder",
         })
     }
 }
@@ -150,7 +154,7 @@ impl fmt::Display for Format {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
-    /// `round-robin`, `gauntlet` or `self-play`.
+    /// `round-robin`, `gauntlet`, `self-play` or `ladder`.
     pub format: Format,
     /// Roster names (files in the agents directory).
     pub agents: Vec<String>,
@@ -368,13 +372,17 @@ impl TournamentConfig {
                 "tournament.agents",
                 "a gauntlet needs the champion and at least one other agent".to_string(),
             )),
-            (Format::RoundRobin | Format::SelfPlay, Some(_)) => Err(invalid(
+            (Format::RoundRobin | Format::SelfPlay | Format::Ladder, Some(_)) => Err(invalid(
                 "tournament.champion",
                 format!("only a gauntlet has a champion, not a {}", self.format),
             )),
             (Format::RoundRobin, None) if self.agents.len() < 2 && !self.self_play => Err(invalid(
                 "tournament.agents",
                 "a round-robin needs at least two agents (or `self_play = true`)".to_string(),
+            )),
+            (Format::Ladder, None) if self.agents.len() < 2 => Err(invalid(
+                "tournament.agents",
+                "a ladder needs at least two agents, weakest first".to_string(),
             )),
             _ => Ok(()),
         }
@@ -391,6 +399,13 @@ impl TournamentConfig {
                 let mut list: Vec<_> = (0..n)
                     .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
                     .collect();
+                if self.self_play {
+                    list.extend(selves);
+                }
+                list
+            }
+            Format::Ladder => {
+                let mut list: Vec<_> = (1..n).map(|i| (i, i - 1)).collect();
                 if self.self_play {
                     list.extend(selves);
                 }

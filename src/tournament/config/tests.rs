@@ -86,3 +86,23 @@ fn rules_come_from_the_rules_table() {
     assert_eq!(r.stall.no_capture_limit, 200);
     assert_eq!(r.seeds, 4);
 }
+
+#[test]
+fn a_ladder_pairs_each_agent_with_the_one_before_it() {
+    let text = r#"
+name = "l"
+seed = 1
+games = 2
+[rules]
+variants = ["ii"]
+holes = [6]
+[tournament]
+format = "ladder"
+agents = ["random", "greedy", "alphabeta-d8"]
+"#;
+    let e = Experiment::parse(text, "l.toml").unwrap();
+    assert_eq!(e.tournament.pairings(), vec![(1, 0), (2, 1)]);
+    let one = text.replace(r#"["random", "greedy", "alphabeta-d8"]"#, r#"["random"]"#);
+    let err = Experiment::parse(&one, "l.toml").unwrap_err().to_string();
+    assert!(err.contains("a ladder needs at least two agents"), "{err}");
+}
