@@ -125,8 +125,12 @@ fn rerunning_a_finished_run_changes_nothing_and_another_experiment_needs_force()
         "{err}"
     );
     assert_eq!(before, fs::read(out.join("games.csv")).unwrap());
+    // A forced run deletes the old report too, charts included.
+    let stale = out.join("charts").join("stale.png");
+    fs::write(&stale, b"old").unwrap();
     run_ok(&["run", s(&cfg), "--out", s(&out), "--seed", "12", "--force"]);
     assert_ne!(before, fs::read(out.join("games.csv")).unwrap());
+    assert!(!stale.exists() && out.join("report.md").exists());
     let saved = fs::read_to_string(out.join("experiment.toml")).unwrap();
     assert!(
         saved.contains("seed = 12") && saved.contains("games = 26"),

@@ -113,11 +113,22 @@ pub fn open_run_dir(
                 why,
             });
         }
-        for name in [GAMES_FILE, TIMINGS_FILE, EXPERIMENT_FILE] {
+        for name in [
+            GAMES_FILE,
+            TIMINGS_FILE,
+            EXPERIMENT_FILE,
+            "summary.json",
+            "report.md",
+        ] {
             let path = dir.join(name);
             if path.exists() {
                 fs::remove_file(&path).map_err(io_error(&path, "delete it"))?;
             }
+        }
+        // The old report's charts describe games that are gone.
+        let charts = dir.join("charts");
+        if charts.is_dir() {
+            fs::remove_dir_all(&charts).map_err(io_error(&charts, "delete it"))?;
         }
     }
     let created = !dir.exists();
