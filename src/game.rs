@@ -240,7 +240,7 @@ impl Game {
         self.moves.push(mv);
         self.position = next;
         let plies = self.plies();
-        if next.is_over() {
+        if effect.game_over {
             self.outcome = Some(Outcome::new(next.captures(), Ending::Normal, plies));
             return;
         }

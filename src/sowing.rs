@@ -94,6 +94,9 @@ struct RelayState {
     hand: u8,
 }
 
+/// Relays before Brent's cycle detection first saves a sowing state.
+const FIRST_SAVE: u32 = 8;
+
 /// Sows the seeds of board index `start` (which must be non-empty) with relay
 /// sowing and the captures of `variant`, for a board of `len` holes.
 ///
@@ -111,13 +114,17 @@ pub(crate) fn sow<O: Observer>(
     let mut from = start;
     let mut hand = board[start];
     board[start] = 0;
+    // Brent's tortoise is first saved after `FIRST_SAVE` relays: almost every
+    // move ends sooner and never copies the board, while a cycle is still found
+    // exactly (the sowing is eventually periodic from any lap on). The
+    // placeholder's `from` matches no hole.
     let mut saved = RelayState {
-        board: *board,
-        from,
-        hand,
+        board: [0; 32],
+        from: usize::MAX,
+        hand: 0,
     };
-    let mut power: u32 = 1;
-    let mut lap: u32 = 1;
+    let mut power: u32 = FIRST_SAVE;
+    let mut lap: u32 = 0;
     let mut captured = 0u8;
     loop {
         obs.step(Step::Lap {
