@@ -50,6 +50,9 @@ pub struct SearchInfo {
     /// (each legal move is played in full to be generated, so this counts what
     /// chess engines count, one per move made).
     pub nodes: u64,
+    /// Positions searched: the root and every child the search went into (a
+    /// child cut off before it is searched is made but not visited).
+    pub visited: u64,
 }
 
 /// Negamax alpha-beta search (Knuth & Moore 1975, "An analysis of alpha-beta
@@ -80,6 +83,7 @@ pub struct AlphaBeta {
     rules: Option<Rules>,
     tt: Vec<Entry>,
     nodes: u64,
+    visited: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
@@ -136,6 +140,7 @@ impl AlphaBeta {
             rules: None,
             tt: vec![Entry::default(); TT_SLOTS],
             nodes: 0,
+            visited: 0,
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
@@ -153,6 +158,7 @@ impl AlphaBeta {
         let root = *game.position();
         self.tracker = StallTracker::of(game);
         self.nodes = 1;
+        self.visited = 1;
         self.aborted = false;
         self.node_limit = u64::MAX;
         self.deadline = None;
@@ -161,6 +167,7 @@ impl AlphaBeta {
             score: 0,
             depth: 0,
             nodes: 0,
+            visited: 0,
         };
         for depth in 1..=self.budget.depth.min(AlphaBetaBudget::MAX_DEPTH) {
             let Some((best, score)) = self.root(&rules, &root, depth, info.best) else {
@@ -171,6 +178,7 @@ impl AlphaBeta {
                 score,
                 depth,
                 nodes: self.nodes,
+                visited: self.visited,
             };
             // Budgets apply once one iteration has given a move.
             if depth == 1 {
@@ -182,6 +190,7 @@ impl AlphaBeta {
             }
         }
         info.nodes = self.nodes;
+        info.visited = self.visited;
         info
     }
 
@@ -231,6 +240,7 @@ impl AlphaBeta {
         since: u32,
         floor: Option<usize>,
     ) -> Score {
+        self.visited += 1;
         let me = pos.side_to_move();
         let next = &child.pos;
         if next.is_over() {
