@@ -281,3 +281,30 @@ iterations = 40
     );
     run_ok(&["replay", s(&a), "40"]);
 }
+
+/// Issue 4: a million-game run, report included, stays under 100 MB resident.
+/// About 10 s on two cores in release mode, and it needs GNU time:
+/// `cargo test --release --test harness -- --ignored million`.
+#[test]
+#[ignore = "a million games: run in release mode on demand"]
+fn a_million_game_run_and_its_report_stay_under_100_mb() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new("/usr/bin/time")
+        .args(["-v", BIN, "run", "configs/million.toml", "--out"])
+        .arg(tmp.path().join("million"))
+        .output()
+        .expect("GNU time at /usr/bin/time");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(tmp.path().join("million/summary.json").exists());
+    let kib: u64 = stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.parse().ok())
+        .expect("GNU time's report");
+    eprintln!("max RSS {kib} KiB");
+    assert!(kib < 100_000, "max RSS {kib} KiB");
+}

@@ -1,14 +1,16 @@
 //! Statistics and reports: Wilson intervals, pentanomial counts, first-player
-//! figures and Bradley-Terry ratings on hand-made rows, and `hoyito report`
-//! on a small hand-written `games.csv`, good and malformed.
+//! figures and Bradley-Terry ratings on the tally of hand-made rows, and
+//! `hoyito report` on a small hand-written `games.csv`, good and malformed,
+//! against the summary and report that the row-by-row code wrote for it.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use hoyito::report::{read_games_csv, write_report, ReportError};
+use hoyito::report::{tally_games_csv, write_report_from_csv, ReportError};
 use hoyito::stats::{
-    bradley_terry, first_player, length_stats, pairings, wilson, Pentanomial, Scope, Wdl, Z95,
+    bradley_terry, first_player, length_stats, pairings, wilson, Pentanomial, Scope, SettingTally,
+    Tally, Wdl, Z95,
 };
 use hoyito::tournament::{GameRow, Winner};
 use hoyito::{Ending, Variant};
@@ -45,8 +47,16 @@ fn order(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
-fn refs(rows: &[GameRow]) -> Vec<&GameRow> {
-    rows.iter().collect()
+fn tally(rows: &[GameRow]) -> Tally {
+    Tally::from_rows(rows)
+}
+
+/// The one setting of a tally.
+fn only(tally: &Tally) -> SettingTally<'_> {
+    let mut settings = tally.settings();
+    let setting = settings.next().expect("one setting");
+    assert!(settings.next().is_none(), "only one setting");
+    setting
 }
 
 #[test]
@@ -76,7 +86,7 @@ fn pentanomial_counts_hand_made_pairs() {
     .into_iter()
     .flatten()
     .collect();
-    let stats = pairings(&refs(&rows), &order(&["a", "b"]));
+    let stats = pairings(&only(&tally(&rows)), &order(&["a", "b"]));
     assert_eq!(stats.len(), 1);
     let p = &stats[0];
     assert_eq!((p.agent.as_str(), p.opponent.as_str()), ("a", "b"));
@@ -93,13 +103,13 @@ fn pentanomial_counts_hand_made_pairs() {
     assert_eq!(p.unpaired_games, 0);
 
     // Listed the other way round, the same games from b's side.
-    let flipped = pairings(&refs(&rows), &order(&["b", "a"]));
+    let flipped = pairings(&only(&tally(&rows)), &order(&["b", "a"]));
     assert_eq!(flipped[0].agent, "b");
     assert_eq!(flipped[0].pentanomial, Pentanomial([1, 1, 2, 1, 1]));
 
     // A game whose partner is missing counts in W/D/L but not in the pairs.
     let lone = &rows[..3];
-    let p = &pairings(&refs(lone), &order(&["a", "b"]))[0];
+    let p = &pairings(&only(&tally(lone)), &order(&["a", "b"]))[0];
     assert_eq!((p.pentanomial.pairs(), p.unpaired_games), (1, 1));
 }
 
@@ -114,7 +124,7 @@ fn first_player_stats_on_hand_made_rows() {
     .into_iter()
     .flatten()
     .collect();
-    let stats = first_player(&refs(&rows), &order(&["a", "b"]));
+    let stats = first_player(&only(&tally(&rows)), &order(&["a", "b"]));
     let scopes: Vec<String> = stats.iter().map(|s| s.scope.label()).collect();
     assert_eq!(scopes, ["all games", "a vs b", "a self-play"]);
 
@@ -147,7 +157,7 @@ fn length_stats_by_nearest_rank() {
         .collect();
     rows[0].ending = Ending::Repetition;
     rows[1].ending = Ending::NoCaptureLimit;
-    let l = length_stats(&refs(&rows));
+    let l = length_stats(&only(&tally(&rows)));
     assert_eq!(
         (l.games, l.mean, l.median, l.p90, l.max),
         (10, 55.0, 55.0, 90, 100)
@@ -191,7 +201,8 @@ fn synthetic(theta: &[(&str, f64)], pairs_per_pairing: u64) -> Vec<GameRow> {
 fn bradley_terry_recovers_strengths_and_anchors_at_random() {
     let truth = [("strong", 2.0), ("random", 0.0), ("middle", 1.0)];
     let rows = synthetic(&truth, 2000);
-    let table = bradley_terry(&refs(&rows), &order(&["strong", "middle"])).expect("games played");
+    let table =
+        bradley_terry(&only(&tally(&rows)), &order(&["strong", "middle"])).expect("games played");
     assert_eq!(table.anchor, "random");
     assert!(!table.virtual_draws);
     let elo_per_logit = 400.0 / std::f64::consts::LN_10;
@@ -219,7 +230,8 @@ fn bradley_terry_recovers_strengths_and_anchors_at_random() {
 #[test]
 fn bradley_terry_anchors_at_first_listed_agent_without_random() {
     let rows = synthetic(&[("a", 0.0), ("b", 0.5), ("c", 1.0)], 500);
-    let table = bradley_terry(&refs(&rows), &order(&["b", "a", "c"])).expect("games played");
+    let table =
+        bradley_terry(&only(&tally(&rows)), &order(&["b", "a", "c"])).expect("games played");
     assert_eq!(table.anchor, "b");
     let b = &table.ratings[0];
     assert_eq!((b.agent.as_str(), b.elo), ("b", 0.0));
@@ -239,7 +251,7 @@ fn bradley_terry_adds_virtual_draws_when_an_agent_never_loses() {
     let rows: Vec<GameRow> = (0..10)
         .flat_map(|k| pair(k, "random", "perfect", Winner::N, Winner::S))
         .collect();
-    let table = bradley_terry(&refs(&rows), &[]).expect("games played");
+    let table = bradley_terry(&only(&tally(&rows)), &[]).expect("games played");
     assert!(table.virtual_draws);
     let perfect = table
         .ratings
@@ -345,7 +357,7 @@ fn library_errors_name_the_problem() {
     let mut lines: Vec<&str> = good.lines().collect();
     lines.push(lines[2]);
     fs::write(&csv, lines.join("\n")).expect("write");
-    match read_games_csv(&csv) {
+    match tally_games_csv(&csv) {
         Err(ReportError::DuplicateGame {
             line,
             game_id,
@@ -355,11 +367,156 @@ fn library_errors_name_the_problem() {
         other => panic!("expected a duplicate game, got {other:?}"),
     }
     assert!(matches!(
-        read_games_csv(&dir.path().join("missing.csv")),
+        tally_games_csv(&dir.path().join("missing.csv")),
         Err(ReportError::Read { .. })
     ));
+    fs::write(&csv, format!("{}\n", lines[0])).expect("write");
     assert!(matches!(
-        write_report(Path::new(dir.path()), &[], &[]),
+        write_report_from_csv(dir.path(), None),
         Err(ReportError::NoGames { .. })
     ));
+}
+
+#[test]
+fn rows_out_of_game_id_order_or_pair_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let csv = dir.path().join("games.csv");
+    let good = fs::read_to_string("tests/data/games_small.csv").expect("fixture");
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.swap(4, 5);
+    fs::write(&csv, lines.join("\n")).expect("write");
+    let err = tally_games_csv(&csv).expect_err("out of order");
+    assert!(
+        matches!(
+            err,
+            ReportError::OutOfOrder {
+                line: 6,
+                game_id: 3,
+                previous: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("game-id order"), "{err}");
+
+    let bad = good.replacen("\n3,1,", "\n3,2,", 1);
+    fs::write(&csv, bad).expect("write");
+    let err = tally_games_csv(&csv).expect_err("wrong pair");
+    assert!(
+        err.to_string()
+            .ends_with("line 5: column `pair_id`: 2, but game 3 belongs to pair 1"),
+        "{err}"
+    );
+}
+
+/// The summary and report that the row-by-row statistics (before the tally)
+/// wrote for `games_small.csv`, byte for byte.
+#[test]
+fn tally_reproduces_the_row_by_row_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::copy("tests/data/games_small.csv", dir.path().join("games.csv")).expect("copy fixture");
+    write_report_from_csv(dir.path(), None).expect("report");
+    for (written, want) in [
+        ("summary.json", "tests/data/games_small_summary.json"),
+        ("report.md", "tests/data/games_small_report.md"),
+    ] {
+        let written = fs::read_to_string(dir.path().join(written)).expect("written");
+        assert_eq!(
+            written,
+            fs::read_to_string(want).expect("expected"),
+            "{want}"
+        );
+    }
+
+    // The same figures straight from the tally, as the row-by-row code gave them.
+    let tally = tally_games_csv(Path::new("tests/data/games_small.csv")).expect("fixture");
+    assert_eq!(tally.games(), 12);
+    assert_eq!(tally.agents(), ["random", "greedy"]);
+    let settings: Vec<SettingTally> = tally.settings().collect();
+    let agents = tally.agents();
+    let ii = &settings[0];
+    assert_eq!(
+        (ii.setting().to_string(), ii.games()),
+        ("ii 2x6 s4".to_string(), 8)
+    );
+    let p = &pairings(ii, agents)[0];
+    assert_eq!(
+        (p.wdl, p.pentanomial, p.unpaired_games),
+        (
+            Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 3
+            },
+            Pentanomial([1, 0, 1, 0, 0]),
+            0
+        )
+    );
+    assert_eq!(p.score.low, 0.04558726080970055);
+    let seats: Vec<(String, u64, u64, u64)> = first_player(ii, agents)
+        .iter()
+        .map(|s| (s.scope.label(), s.south_wins, s.draws, s.north_wins))
+        .collect();
+    let want = [
+        ("all games", 5, 1, 2),
+        ("random vs greedy", 3, 0, 1),
+        ("random self-play", 1, 1, 0),
+        ("greedy self-play", 1, 0, 1),
+    ];
+    assert_eq!(seats, want.map(|(l, s, d, n)| (l.to_string(), s, d, n)));
+    let ratings = bradley_terry(ii, agents).expect("rated");
+    assert_eq!(ratings.ratings[1].elo, 190.84850188786496);
+    assert_eq!(
+        (ratings.ratings[1].low, ratings.ratings[1].high),
+        (-202.3046501999125, 584.0016539756425)
+    );
+    let l = length_stats(ii);
+    assert_eq!(
+        (l.games, l.mean, l.median, l.p90, l.max),
+        (8, 57.125, 50.0, 120, 120)
+    );
+    assert_eq!((l.endings.normal, l.endings.repetition), (7, 1));
+
+    let iii = &settings[1];
+    let p = &pairings(iii, agents)[0];
+    assert_eq!(
+        (p.wdl.draws, p.wdl.losses, p.pentanomial),
+        (1, 3, Pentanomial([1, 1, 0, 0, 0]))
+    );
+    let l = length_stats(iii);
+    assert_eq!(
+        (l.games, l.mean, l.median, l.p90, l.max),
+        (4, 117.5, 92.5, 200, 200)
+    );
+    assert_eq!(l.endings.no_capture_limit, 1);
+}
+
+#[test]
+fn pairs_need_both_games_side_by_side_on_one_board() {
+    // Pair 0 complete (a wins both); pair 1 with its second game on another board; pair 2
+    // with the same seats twice; pair 3 with a self-play second game.
+    let mut rows: Vec<GameRow> = [
+        pair(0, "a", "b", Winner::S, Winner::N),
+        pair(1, "a", "b", Winner::S, Winner::S),
+        pair(2, "a", "b", Winner::Draw, Winner::Draw),
+        pair(3, "a", "b", Winner::N, Winner::S),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    rows[3].holes = 12;
+    rows[5].south = "a".to_string();
+    rows[5].north = "b".to_string();
+    rows[7].north = "a".to_string();
+    rows[7].south = "a".to_string();
+    let tally = tally(&rows);
+    let settings: Vec<SettingTally> = tally.settings().collect();
+    let p = &pairings(&settings[0], &order(&["a", "b"]))[0];
+    assert_eq!(
+        (p.pentanomial, p.unpaired_games),
+        (Pentanomial([0, 0, 0, 0, 1]), 4)
+    );
+    let p = &pairings(&settings[1], &order(&["a", "b"]))[0];
+    assert_eq!((p.pentanomial.pairs(), p.unpaired_games), (0, 1));
 }

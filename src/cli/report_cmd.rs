@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use hoyito::report::{agents_by_first_appearance, read_games_csv, write_report};
+use hoyito::report::write_report_from_csv;
 
 /// Arguments of `hoyito report`.
 #[derive(Debug, Args)]
@@ -17,9 +17,7 @@ pub struct ReportArgs {
 
 /// Reads `DIR/games.csv` and writes `summary.json`, `report.md` and `charts/`.
 pub fn report(args: ReportArgs) -> Result<()> {
-    let rows = read_games_csv(&args.dir.join("games.csv"))?;
-    let agents = agents_by_first_appearance(&rows);
-    let files = write_report(&args.dir, &rows, &agents)?;
+    let files = write_report_from_csv(&args.dir, None)?;
     println!("{}", files.summary.display());
     println!("{}", files.report.display());
     for chart in &files.charts {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hoyito::report::read_games_csv;
+use hoyito::report::write_report_from_csv;
 use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
@@ -133,8 +133,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 /// Statistics and charts after every run: `hoyito report DIR`'s work, agents
 /// in the experiment's order.
 fn write_report(dir: &Path, agent_order: &[String]) -> Result<()> {
-    let rows = read_games_csv(&dir.join(hoyito::tournament::GAMES_FILE))?;
-    let files = hoyito::report::write_report(dir, &rows, agent_order)?;
+    let files = write_report_from_csv(dir, Some(agent_order))?;
     eprintln!(
         "report: {} and {} charts in {}",
         files.report.display(),

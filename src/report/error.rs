@@ -41,6 +41,22 @@ pub enum ReportError {
         /// The first row's line.
         first_line: u64,
     },
+    /// A row's game id is lower than the row's before it, and appears
+    /// nowhere earlier in the file.
+    #[error(
+        "{}, line {line}: game {game_id} comes after game {previous}: rows must be in game-id order",
+        path.display()
+    )]
+    OutOfOrder {
+        /// The file.
+        path: PathBuf,
+        /// The row's line.
+        line: u64,
+        /// Its game id.
+        game_id: u64,
+        /// The game id of the row before it.
+        previous: u64,
+    },
     /// There is nothing to report.
     #[error("no games to report in {}", path.display())]
     NoGames {

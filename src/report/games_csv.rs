@@ -1,7 +1,8 @@
-//! Reading `games.csv` back into rows, so that a report can be redrawn from the
-//! file alone. Errors name the file and line, and say which column is wrong.
+//! Reading `games.csv` back, so that a report can be redrawn from the file
+//! alone: one pass that counts each row into a [`Tally`] and drops it, so
+//! memory does not grow with the number of games. Errors name the file and
+//! line, and say which column is wrong.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::Path;
 
@@ -11,12 +12,15 @@ use serde::de::DeserializeOwned;
 
 use crate::game::Ending;
 use crate::rules::Variant;
+use crate::stats::Tally;
 use crate::tournament::{GameRow, Winner};
 
 use super::error::ReportError;
 
-/// Reads every row of a `games.csv` (with its header line).
-pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, ReportError> {
+/// Counts every row of a `games.csv` (with its header line) in one pass,
+/// holding one row at a time. Rows must be in increasing game-id order, each
+/// in the pair `game_id / 2`, as a run writes them.
+pub fn tally_games_csv(path: &Path) -> Result<Tally, ReportError> {
     let file = File::open(path).map_err(|source| ReportError::Read {
         path: path.to_path_buf(),
         source,
@@ -31,8 +35,8 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, ReportError> {
         .headers()
         .map_err(|e| parse_error(1, csv_message(&e, None)))?
         .clone();
-    let mut rows = Vec::new();
-    let mut first_line: HashMap<u64, u64> = HashMap::new();
+    let mut tally = Tally::new();
+    let mut previous: Option<u64> = None;
     let mut record = StringRecord::new();
     loop {
         let next_line = reader.position().line();
@@ -52,30 +56,54 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, ReportError> {
             };
             parse_error(line, message)
         })?;
-        if let Some(&first) = first_line.get(&row.game_id) {
-            return Err(ReportError::DuplicateGame {
-                path: path.to_path_buf(),
-                line,
-                game_id: row.game_id,
-                first_line: first,
+        if let Some(previous) = previous.filter(|&p| row.game_id <= p) {
+            return Err(match first_line_of(path, &headers, row.game_id, line) {
+                Some(first_line) => ReportError::DuplicateGame {
+                    path: path.to_path_buf(),
+                    line,
+                    game_id: row.game_id,
+                    first_line,
+                },
+                None => ReportError::OutOfOrder {
+                    path: path.to_path_buf(),
+                    line,
+                    game_id: row.game_id,
+                    previous,
+                },
             });
         }
-        first_line.insert(row.game_id, line);
-        rows.push(row);
+        if row.pair_id != row.game_id / 2 {
+            let message = format!(
+                "column `pair_id`: {}, but game {} belongs to pair {}",
+                row.pair_id,
+                row.game_id,
+                row.game_id / 2
+            );
+            return Err(parse_error(line, message));
+        }
+        previous = Some(row.game_id);
+        tally.add(&row);
     }
-    Ok(rows)
+    Ok(tally)
 }
 
-/// The agents in the order they first appear (South before North), which is
-/// the schedule's order when the rows come from a run.
-pub fn agents_by_first_appearance(rows: &[GameRow]) -> Vec<String> {
-    let mut agents: Vec<String> = Vec::new();
-    for name in rows.iter().flat_map(|r| [&r.south, &r.north]) {
-        if !agents.contains(name) {
-            agents.push(name.clone());
+/// The first line before `before` that holds game `game_id`, found by reading
+/// the file again: only an error message needs it, so the pass over the games
+/// keeps no index of lines.
+fn first_line_of(path: &Path, headers: &StringRecord, game_id: u64, before: u64) -> Option<u64> {
+    let column = headers.iter().position(|h| h == "game_id")?;
+    let mut reader = csv::Reader::from_path(path).ok()?;
+    let mut record = StringRecord::new();
+    while reader.read_record(&mut record).ok()? {
+        let line = record.position()?.line();
+        if line >= before {
+            break;
+        }
+        if record.get(column)?.parse::<u64>() == Ok(game_id) {
+            return Some(line);
         }
     }
-    agents
+    None
 }
 
 /// The first enum column (`variant`, `winner`, `ending`) whose value is not

@@ -1,5 +1,6 @@
 //! Reports of a tournament: `summary.json`, `report.md` and the charts, all
-//! drawn from the rows of `games.csv` alone.
+//! drawn from the rows of `games.csv` alone, counted in one pass into a
+//! [`Tally`] so that memory does not grow with the number of games.
 //!
 //! Everything is first written into a staging folder inside the report's
 //! directory and moved into place only once every file has been written, so a
@@ -15,11 +16,12 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::tournament::GameRow;
+use crate::stats::Tally;
+use crate::tournament::GAMES_FILE;
 
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
 pub use error::ReportError;
-pub use games_csv::{agents_by_first_appearance, read_games_csv};
+pub use games_csv::tally_games_csv;
 pub use markdown::write_markdown;
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
 
@@ -39,20 +41,21 @@ const STAGING: &str = ".report.tmp";
 /// The charts' folder, relative to the report directory.
 const CHARTS: &str = "charts";
 
-/// Writes `summary.json`, `report.md` and `charts/` into `dir` from `rows`,
-/// agents ordered as in `agent_order` (unlisted ones after, by name). Existing
-/// report files are replaced only once all new ones are written.
-pub fn write_report(
+/// Writes `summary.json`, `report.md` and `charts/` into `dir` from
+/// `dir/games.csv`, agents ordered as in `agent_order` (unlisted ones after,
+/// by name), or in order of first appearance when `None`. Existing report
+/// files are replaced only once all new ones are written.
+pub fn write_report_from_csv(
     dir: &Path,
-    rows: &[GameRow],
-    agent_order: &[String],
+    agent_order: Option<&[String]>,
 ) -> Result<ReportFiles, ReportError> {
-    if rows.is_empty() {
+    let tally = tally_games_csv(&dir.join(GAMES_FILE))?;
+    if tally.games() == 0 {
         return Err(ReportError::NoGames {
             path: dir.to_path_buf(),
         });
     }
-    let summary = summarize(rows, agent_order);
+    let summary = summarize(&tally, agent_order.unwrap_or(tally.agents()));
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
@@ -62,7 +65,7 @@ pub fn write_report(
         fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
     }
     fs::create_dir_all(staging.join(CHARTS)).map_err(write_error(&staging))?;
-    let staged = stage(&staging, &summary, rows);
+    let staged = stage(&staging, &summary, &tally);
     let relative = match staged {
         Ok(relative) => relative,
         Err(err) => {
@@ -90,8 +93,8 @@ pub fn write_report(
 }
 
 /// Writes every file into `staging`, returning their paths relative to it.
-fn stage(staging: &Path, summary: &Summary, rows: &[GameRow]) -> Result<Vec<PathBuf>, ReportError> {
-    let charts = charts::render_all(&staging.join(CHARTS), summary, rows)?;
+fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf>, ReportError> {
+    let charts = charts::render_all(&staging.join(CHARTS), summary, tally)?;
     let links: Vec<(String, String)> = charts
         .iter()
         .filter(|(_, path)| path.extension().is_some_and(|e| e == "png"))

@@ -6,10 +6,9 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::stats::{
-    bradley_terry, first_player, group_by_setting, length_stats, pairings, rank, LengthStats,
-    PairingStats, RatingTable, SeatStats, Setting,
+    bradley_terry, first_player, length_stats, pairings, rank, LengthStats, PairingStats,
+    RatingTable, SeatStats, Setting, Tally,
 };
-use crate::tournament::GameRow;
 
 /// What "first player" means in every figure below.
 pub const FIRST_PLAYER: &str = "\"First player\" is the South seat, which moves first, \
@@ -46,20 +45,16 @@ pub struct SettingSummary {
     pub length: LengthStats,
 }
 
-/// Computes every statistic of `rows`; agents are ordered as in `agent_order`
-/// (unlisted ones after, by name).
-pub fn summarize(rows: &[GameRow], agent_order: &[String]) -> Summary {
-    let mut agents: Vec<&str> = rows
-        .iter()
-        .flat_map(|r| [r.south.as_str(), r.north.as_str()])
-        .collect();
+/// Computes every statistic of the tallied games; agents are ordered as in
+/// `agent_order` (unlisted ones after, by name).
+pub fn summarize(tally: &Tally, agent_order: &[String]) -> Summary {
+    let mut agents: Vec<&str> = tally.agents().iter().map(String::as_str).collect();
     agents.sort_by_key(|a| rank(agent_order, a));
-    agents.dedup();
-    let settings = group_by_setting(rows)
-        .into_iter()
-        .map(|(setting, games)| SettingSummary {
-            setting,
-            games: games.len() as u64,
+    let settings = tally
+        .settings()
+        .map(|games| SettingSummary {
+            setting: games.setting(),
+            games: games.games(),
             pairings: pairings(&games, agent_order),
             first_player: first_player(&games, agent_order),
             ratings: bradley_terry(&games, agent_order),
@@ -67,7 +62,7 @@ pub fn summarize(rows: &[GameRow], agent_order: &[String]) -> Summary {
         })
         .collect();
     Summary {
-        games: rows.len() as u64,
+        games: tally.games(),
         agents: agents.into_iter().map(str::to_string).collect(),
         first_player: FIRST_PLAYER,
         settings,

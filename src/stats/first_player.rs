@@ -17,9 +17,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::tournament::{GameRow, Winner};
-
-use super::pairing::{rank, AgentKey, ByAgents};
+use super::pairing::{rank, AgentKey, Wdl};
+use super::tally::SettingTally;
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Which games a line of first-player statistics covers.
@@ -103,10 +102,10 @@ pub fn ludii_balance(south_wins: u64, draws: u64, north_wins: u64) -> f64 {
     1.0 - (south - north).abs()
 }
 
-fn seat_stats(scope: Scope, games: &[&GameRow]) -> SeatStats {
-    let count = |w: Winner| games.iter().filter(|r| r.winner == w).count() as u64;
-    let (south_wins, draws, north_wins) = (count(Winner::S), count(Winner::Draw), count(Winner::N));
-    let n = games.len() as u64;
+/// The statistics of games where South won, drew and lost as in `south`.
+fn seat_stats(scope: Scope, south: Wdl) -> SeatStats {
+    let (south_wins, draws, north_wins) = (south.wins, south.draws, south.losses);
+    let n = south.games();
     let points = south_wins as f64 + 0.5 * draws as f64;
     let south_score = wilson(points, n, Z95);
     SeatStats {
@@ -125,36 +124,40 @@ fn seat_stats(scope: Scope, games: &[&GameRow]) -> SeatStats {
     }
 }
 
-/// First-player statistics of one setting's rows: all games first, then each
+/// First-player statistics of one setting: all games first, then each
 /// pairing of two different agents, then each agent's self-play, agents in
 /// `agent_order` (unlisted agents after, by name).
-pub fn first_player(rows: &[&GameRow], agent_order: &[String]) -> Vec<SeatStats> {
-    let mut pairs = ByAgents::new();
-    let mut selves: BTreeMap<AgentKey, Vec<&GameRow>> = BTreeMap::new();
-    for row in rows.iter().copied() {
-        let (a, b) = (rank(agent_order, &row.south), rank(agent_order, &row.north));
+pub fn first_player(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<SeatStats> {
+    let mut all = Wdl::default();
+    let mut pairs: BTreeMap<(AgentKey, AgentKey), Wdl> = BTreeMap::new();
+    let mut selves: BTreeMap<AgentKey, Wdl> = BTreeMap::new();
+    for (south, north, wdl) in games.seats() {
+        let (a, b) = (
+            rank(agent_order, games.name(south)),
+            rank(agent_order, games.name(north)),
+        );
+        all += wdl;
         if a == b {
-            selves.entry(a).or_default().push(row);
+            *selves.entry(a).or_default() += wdl;
         } else {
-            pairs
+            *pairs
                 .entry(if a < b { (a, b) } else { (b, a) })
-                .or_default()
-                .push(row);
+                .or_default() += wdl;
         }
     }
-    let mut out = vec![seat_stats(Scope::AllGames, rows)];
-    for (((_, agent), (_, opponent)), games) in pairs {
+    let mut out = vec![seat_stats(Scope::AllGames, all)];
+    for (((_, agent), (_, opponent)), south) in pairs {
         let scope = Scope::Pairing {
             agent: agent.to_string(),
             opponent: opponent.to_string(),
         };
-        out.push(seat_stats(scope, &games));
+        out.push(seat_stats(scope, south));
     }
-    for ((_, agent), games) in selves {
+    for ((_, agent), south) in selves {
         let scope = Scope::SelfPlay {
             agent: agent.to_string(),
         };
-        out.push(seat_stats(scope, &games));
+        out.push(seat_stats(scope, south));
     }
     out
 }

@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use crate::game::Ending;
-use crate::tournament::GameRow;
+
+use super::tally::SettingTally;
 
 /// Games by how they ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -16,6 +17,17 @@ pub struct EndingCounts {
     pub repetition: u64,
     /// Too many plies without a capture.
     pub no_capture_limit: u64,
+}
+
+impl EndingCounts {
+    /// Counts one game.
+    pub(crate) fn add(&mut self, ending: Ending) {
+        match ending {
+            Ending::Normal => self.normal += 1,
+            Ending::Repetition => self.repetition += 1,
+            Ending::NoCaptureLimit => self.no_capture_limit += 1,
+        }
+    }
 }
 
 /// Game length in plies (opening included) over a set of games.
@@ -36,20 +48,11 @@ pub struct LengthStats {
     pub endings: EndingCounts,
 }
 
-/// Length statistics of `rows`; all zero when there are none.
-pub fn length_stats(rows: &[&GameRow]) -> LengthStats {
-    let mut plies: Vec<u32> = rows.iter().map(|r| r.plies).collect();
-    plies.sort_unstable();
-    let mut endings = EndingCounts::default();
-    for row in rows {
-        match row.ending {
-            Ending::Normal => endings.normal += 1,
-            Ending::Repetition => endings.repetition += 1,
-            Ending::NoCaptureLimit => endings.no_capture_limit += 1,
-        }
-    }
-    let n = plies.len();
-    if n == 0 {
+/// Length statistics of one setting's games; all zero when there are none.
+pub fn length_stats(games: &SettingTally<'_>) -> LengthStats {
+    let endings = games.endings();
+    let n = games.games();
+    let Some((max, _)) = games.plies().last() else {
         return LengthStats {
             games: 0,
             mean: 0.0,
@@ -58,21 +61,35 @@ pub fn length_stats(rows: &[&GameRow]) -> LengthStats {
             max: 0,
             endings,
         };
-    }
-    let mean = plies.iter().map(|&p| f64::from(p)).sum::<f64>() / n as f64;
+    };
+    let total: u128 = games
+        .plies()
+        .map(|(p, count)| u128::from(p) * u128::from(count))
+        .sum();
+    // The k-th shortest game (from 0), read off the histogram.
+    let nth = |k: u64| {
+        let mut seen = 0;
+        games
+            .plies()
+            .find(|&(_, count)| {
+                seen += count;
+                seen > k
+            })
+            .map_or(max, |(p, _)| p)
+    };
     let median = if n % 2 == 1 {
-        f64::from(plies[n / 2])
+        f64::from(nth(n / 2))
     } else {
-        (f64::from(plies[n / 2 - 1]) + f64::from(plies[n / 2])) / 2.0
+        (f64::from(nth(n / 2 - 1)) + f64::from(nth(n / 2))) / 2.0
     };
     // Nearest rank: the ceil(0.9 n)-th smallest, counted from 1.
     let rank = (9 * n).div_ceil(10).max(1);
     LengthStats {
-        games: n as u64,
-        mean,
+        games: n,
+        mean: total as f64 / n as f64,
         median,
-        p90: plies[rank - 1],
-        max: plies[n - 1],
+        p90: nth(rank - 1),
+        max,
         endings,
     }
 }

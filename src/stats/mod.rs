@@ -1,9 +1,13 @@
-//! Statistics of a tournament, as pure functions of its `games.csv` rows.
+//! Statistics of a tournament, as pure functions of the counts of its
+//! `games.csv` rows.
 //!
 //! Every figure in `summary.json`, `report.md` and the charts comes from here,
 //! so that a report can be redrawn from the rows alone and tested on hand-made
-//! rows. One concept per file: the grouping by variant and board, the Wilson
-//! interval, pairings, the first player's seat, ratings and game length.
+//! rows. The rows are first counted in one pass into a [`Tally`], whose size
+//! does not grow with the number of games, and every statistic is a function
+//! of the tally. One concept per file: the variant and board, the tally, the
+//! Wilson interval, pairings, the first player's seat, ratings and game
+//! length.
 
 mod first_player;
 mod length;
@@ -11,13 +15,15 @@ mod matrix;
 mod pairing;
 mod ratings;
 mod setting;
+mod tally;
 mod wilson;
 
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, EndingCounts, LengthStats};
 pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
-pub use setting::{group_by_setting, Setting};
+pub use setting::Setting;
+pub use tally::{SettingTally, Tally};
 pub use wilson::{wilson, Proportion, Z95};
 
 pub(crate) use pairing::rank;

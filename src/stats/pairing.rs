@@ -10,11 +10,11 @@
 //! Fishtest, with WL and DD merged as both score one point.
 
 use std::collections::BTreeMap;
+use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use crate::tournament::GameRow;
-
+use super::tally::{PairCounts, SettingTally};
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Wins, draws and losses from one agent's point of view.
@@ -39,8 +39,17 @@ impl Wdl {
         self.wins as f64 + 0.5 * self.draws as f64
     }
 
+    /// The same games from the other side: wins and losses swapped.
+    pub fn flipped(self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
     /// Counts one game scored 1, 0.5 or 0.
-    fn add(&mut self, score: f64) {
+    pub(crate) fn add(&mut self, score: f64) {
         if score > 0.75 {
             self.wins += 1;
         } else if score > 0.25 {
@@ -48,6 +57,14 @@ impl Wdl {
         } else {
             self.losses += 1;
         }
+    }
+}
+
+impl AddAssign for Wdl {
+    fn add_assign(&mut self, other: Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
     }
 }
 
@@ -61,6 +78,19 @@ impl Pentanomial {
     /// Complete pairs counted.
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
+    }
+
+    /// The same pairs from the other agent's side.
+    pub fn flipped(self) -> Pentanomial {
+        let mut counts = self.0;
+        counts.reverse();
+        Pentanomial(counts)
+    }
+}
+
+impl AddAssign for Pentanomial {
+    fn add_assign(&mut self, other: Pentanomial) {
+        self.0.iter_mut().zip(other.0).for_each(|(a, b)| *a += b);
     }
 }
 
@@ -82,26 +112,8 @@ pub struct PairingStats {
     pub unpaired_games: u64,
 }
 
-/// The score of `agent` in a game it played.
-fn score_of(row: &GameRow, agent: &str) -> f64 {
-    let south = row.winner.south_score();
-    if row.south == agent {
-        south
-    } else {
-        1.0 - south
-    }
-}
-
-/// Whether two rows are the two games of one seat-swapped pair.
-fn swapped(a: &GameRow, b: &GameRow) -> bool {
-    a.south == b.north && a.north == b.south
-}
-
 /// An agent's sort key: its position in the listed order, then its name.
 pub(crate) type AgentKey<'a> = (usize, &'a str);
-
-/// Games grouped by the two agents that played them, first agent first.
-pub(crate) type ByAgents<'a> = BTreeMap<(AgentKey<'a>, AgentKey<'a>), Vec<&'a GameRow>>;
 
 /// The position of an agent in the listed order; unlisted agents come after,
 /// by name.
@@ -110,49 +122,50 @@ pub(crate) fn rank<'a>(agent_order: &[String], name: &'a str) -> AgentKey<'a> {
     (index.unwrap_or(agent_order.len()), name)
 }
 
-/// Statistics of every pairing of two different agents in `rows` (one
-/// setting), each from the point of view of the agent listed first in
-/// `agent_order`, pairings in that order. Self-play is left to the
-/// first-player statistics: an agent against itself always scores 0.5.
-pub fn pairings(rows: &[&GameRow], agent_order: &[String]) -> Vec<PairingStats> {
-    let mut by_pairing = ByAgents::new();
-    for row in rows.iter().copied().filter(|r| r.south != r.north) {
-        let (a, b) = (rank(agent_order, &row.south), rank(agent_order, &row.north));
-        let key = if a <= b { (a, b) } else { (b, a) };
-        by_pairing.entry(key).or_default().push(row);
+/// Statistics of every pairing of two different agents on one setting, each
+/// from the point of view of the agent listed first in `agent_order`,
+/// pairings in that order. Self-play is left to the first-player statistics:
+/// an agent against itself always scores 0.5.
+pub fn pairings(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<PairingStats> {
+    let mut by_pairing: BTreeMap<(AgentKey, AgentKey), (Wdl, PairCounts)> = BTreeMap::new();
+    for (south, north, wdl) in games.seats().filter(|(s, n, _)| s != n) {
+        let (a, b) = (
+            rank(agent_order, games.name(south)),
+            rank(agent_order, games.name(north)),
+        );
+        // South's results are the first agent's when it sat South.
+        let (key, wdl) = if a <= b {
+            ((a, b), wdl)
+        } else {
+            ((b, a), wdl.flipped())
+        };
+        by_pairing.entry(key).or_default().0 += wdl;
+    }
+    for (first, second, counts) in games.pairs() {
+        let (a, b) = (
+            rank(agent_order, games.name(first)),
+            rank(agent_order, games.name(second)),
+        );
+        let (key, pentanomial) = if a <= b {
+            ((a, b), counts.pentanomial)
+        } else {
+            ((b, a), counts.pentanomial.flipped())
+        };
+        let entry = &mut by_pairing.entry(key).or_default().1;
+        entry.pentanomial += pentanomial;
+        entry.unpaired += counts.unpaired;
     }
     by_pairing
         .into_iter()
-        .map(|(((_, agent), (_, opponent)), games)| pairing(agent, opponent, &games))
+        .map(|(((_, agent), (_, opponent)), (wdl, pairs))| PairingStats {
+            agent: agent.to_string(),
+            opponent: opponent.to_string(),
+            score: wilson(wdl.points(), wdl.games(), Z95),
+            wdl,
+            pentanomial: pairs.pentanomial,
+            unpaired_games: pairs.unpaired,
+        })
         .collect()
-}
-
-fn pairing(agent: &str, opponent: &str, games: &[&GameRow]) -> PairingStats {
-    let mut wdl = Wdl::default();
-    let mut by_pair: BTreeMap<u64, Vec<&GameRow>> = BTreeMap::new();
-    for row in games {
-        wdl.add(score_of(row, agent));
-        by_pair.entry(row.pair_id).or_default().push(row);
-    }
-    let mut pentanomial = Pentanomial::default();
-    let mut unpaired_games = 0;
-    for pair in by_pair.values() {
-        match pair.as_slice() {
-            [a, b] if swapped(a, b) => {
-                let points = score_of(a, agent) + score_of(b, agent);
-                pentanomial.0[(points * 2.0).round() as usize] += 1;
-            }
-            other => unpaired_games += other.len() as u64,
-        }
-    }
-    PairingStats {
-        agent: agent.to_string(),
-        opponent: opponent.to_string(),
-        score: wilson(wdl.points(), wdl.games(), Z95),
-        wdl,
-        pentanomial,
-        unpaired_games,
-    }
 }
 
 #[cfg(test)]

@@ -21,10 +21,9 @@
 
 use serde::Serialize;
 
-use crate::tournament::GameRow;
-
 use super::matrix::invert;
-use super::pairing::rank;
+use super::pairing::{rank, Wdl};
+use super::tally::SettingTally;
 use super::wilson::Z95;
 
 /// Elo points per unit of the Bradley-Terry logit: `400 / ln 10`.
@@ -79,16 +78,13 @@ impl Results {
 /// Fits ratings to the games of one setting between different agents, anchored
 /// at `random` when it played, else at the first agent in `agent_order` that
 /// played (else the first by name). `None` when no such games were played.
-pub fn bradley_terry(rows: &[&GameRow], agent_order: &[String]) -> Option<RatingTable> {
-    let games: Vec<&GameRow> = rows
-        .iter()
-        .copied()
-        .filter(|r| r.south != r.north)
+pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option<RatingTable> {
+    let seats: Vec<(&str, &str, Wdl)> = games
+        .seats()
+        .filter(|(s, n, _)| s != n)
+        .map(|(s, n, wdl)| (games.name(s), games.name(n), wdl))
         .collect();
-    let mut agents: Vec<&str> = games
-        .iter()
-        .flat_map(|r| [r.south.as_str(), r.north.as_str()])
-        .collect();
+    let mut agents: Vec<&str> = seats.iter().flat_map(|&(s, n, _)| [s, n]).collect();
     agents.sort_by_key(|a| rank(agent_order, a));
     agents.dedup();
     let anchor_name = if agents.contains(&"random") {
@@ -102,15 +98,15 @@ pub fn bradley_terry(rows: &[&GameRow], agent_order: &[String]) -> Option<Rating
         games: vec![vec![0.0; n]; n],
         points: vec![vec![0.0; n]; n],
     };
-    for row in &games {
-        let (Some(s), Some(t)) = (index(&row.south), index(&row.north)) else {
+    for &(south, north, wdl) in &seats {
+        let (Some(s), Some(t)) = (index(south), index(north)) else {
             continue;
         };
-        let south = row.winner.south_score();
-        results.games[s][t] += 1.0;
-        results.games[t][s] += 1.0;
-        results.points[s][t] += south;
-        results.points[t][s] += 1.0 - south;
+        let played = wdl.games() as f64;
+        results.games[s][t] += played;
+        results.games[t][s] += played;
+        results.points[s][t] += wdl.points();
+        results.points[t][s] += wdl.flipped().points();
     }
     let anchor = index(anchor_name)?;
 

@@ -2,7 +2,6 @@
 //! (holes per row and seeds per hole). Games on different boards are never
 //! pooled, because the board changes who is favoured.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -42,14 +41,4 @@ impl fmt::Display for Setting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.variant, self.board())
     }
-}
-
-/// The rows of each setting, settings in order (variant, holes, seeds) and rows
-/// in their input order.
-pub fn group_by_setting(rows: &[GameRow]) -> BTreeMap<Setting, Vec<&GameRow>> {
-    let mut groups: BTreeMap<Setting, Vec<&GameRow>> = BTreeMap::new();
-    for row in rows {
-        groups.entry(Setting::of(row)).or_default().push(row);
-    }
-    groups
 }

@@ -10,8 +10,7 @@ use plotters::prelude::{
 use plotters::style::Color;
 
 use crate::rules::Variant;
-use crate::stats::{group_by_setting, Setting};
-use crate::tournament::GameRow;
+use crate::stats::{SettingTally, Tally};
 
 use super::{series_color, DrawResult, FAMILY};
 
@@ -42,28 +41,28 @@ fn bin_width(max: u32) -> u32 {
 pub fn draw_lengths<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     variant: Variant,
-    rows: &[GameRow],
+    tally: &Tally,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    let groups: Vec<(Setting, Vec<&GameRow>)> = group_by_setting(rows)
-        .into_iter()
-        .filter(|(s, _)| s.variant == variant)
+    let groups: Vec<SettingTally> = tally
+        .settings()
+        .filter(|g| g.setting().variant == variant)
         .collect();
     let max = groups
         .iter()
-        .flat_map(|(_, g)| g.iter().map(|r| r.plies))
+        .filter_map(|g| g.plies().last().map(|(p, _)| p))
         .max()
         .unwrap_or(0);
     let width = bin_width(max);
     let bins = max / width + 1;
     let shares: Vec<Vec<f64>> = groups
         .iter()
-        .map(|(_, games)| {
+        .map(|games| {
             let mut counts = vec![0u64; bins as usize];
-            for row in games {
-                counts[(row.plies / width) as usize] += 1;
+            for (plies, count) in games.plies() {
+                counts[(plies / width) as usize] += count;
             }
-            let n = games.len().max(1) as f64;
+            let n = games.games().max(1) as f64;
             counts.into_iter().map(|c| c as f64 / n).collect()
         })
         .collect();
@@ -86,7 +85,8 @@ pub fn draw_lengths<DB: DrawingBackend>(
         .axis_desc_style((FAMILY, 15).into_font())
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
         .draw()?;
-    for (k, ((setting, games), share)) in groups.iter().zip(&shares).enumerate() {
+    for (k, (games, share)) in groups.iter().zip(&shares).enumerate() {
+        let setting = games.setting();
         let color = series_color(k);
         let bars = share
             .iter()
@@ -102,7 +102,7 @@ pub fn draw_lengths<DB: DrawingBackend>(
                 "2x{} s{} ({} games)",
                 setting.holes,
                 setting.seeds,
-                games.len()
+                games.games()
             ))
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
         let outlines = share

@@ -24,7 +24,7 @@ use plotters::prelude::{
 };
 
 use crate::rules::Variant;
-use crate::tournament::GameRow;
+use crate::stats::Tally;
 
 use super::error::ReportError;
 use super::summary::Summary;
@@ -106,7 +106,7 @@ pub(crate) fn category_label(labels: &[String], v: f64) -> String {
 enum Figure<'a> {
     Heatmap(&'a Summary),
     Advantage(&'a Summary),
-    Lengths(Variant, &'a [GameRow]),
+    Lengths(Variant, &'a Tally),
     Ratings(&'a Summary),
 }
 
@@ -140,7 +140,7 @@ impl Figure<'_> {
         match self {
             Figure::Heatmap(summary) => draw_heatmap(root, summary),
             Figure::Advantage(summary) => draw_advantage(root, summary),
-            Figure::Lengths(variant, rows) => draw_lengths(root, *variant, rows),
+            Figure::Lengths(variant, tally) => draw_lengths(root, *variant, tally),
             Figure::Ratings(summary) => draw_ratings(root, summary),
         }
     }
@@ -151,12 +151,12 @@ impl Figure<'_> {
 pub(crate) fn render_all(
     dir: &Path,
     summary: &Summary,
-    rows: &[GameRow],
+    tally: &Tally,
 ) -> Result<Vec<(String, PathBuf)>, ReportError> {
     let mut figures = vec![Figure::Heatmap(summary), Figure::Advantage(summary)];
     let mut variants: Vec<Variant> = summary.settings.iter().map(|s| s.setting.variant).collect();
     variants.dedup();
-    figures.extend(variants.into_iter().map(|v| Figure::Lengths(v, rows)));
+    figures.extend(variants.into_iter().map(|v| Figure::Lengths(v, tally)));
     figures.push(Figure::Ratings(summary));
     let mut files = Vec::new();
     for figure in &figures {
