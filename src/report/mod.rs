@@ -39,7 +39,11 @@ pub struct ReportFiles {
 /// The staging folder's name inside the report directory.
 const STAGING: &str = ".report.tmp";
 /// The charts' folder, relative to the report directory.
-const CHARTS: &str = "charts";
+pub const CHARTS: &str = "charts";
+/// The statistics file, relative to the report directory.
+pub const SUMMARY_FILE: &str = "summary.json";
+/// The readable report, relative to the report directory.
+pub const REPORT_FILE: &str = "report.md";
 
 /// Writes `summary.json`, `report.md` and `charts/` into `dir` from
 /// `dir/games.csv`, agents ordered as in `agent_order` (unlisted ones after,
@@ -83,8 +87,8 @@ pub fn write_report_from_csv(
     }
     fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
     Ok(ReportFiles {
-        summary: dir.join("summary.json"),
-        report: dir.join("report.md"),
+        summary: dir.join(SUMMARY_FILE),
+        report: dir.join(REPORT_FILE),
         charts: placed
             .into_iter()
             .filter(|p| p.starts_with(dir.join(CHARTS)))
@@ -103,11 +107,11 @@ fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf
             Some((title.clone(), format!("{CHARTS}/{name}")))
         })
         .collect();
-    write_file(&staging.join("summary.json"), |w| write_summary(w, summary))?;
-    write_file(&staging.join("report.md"), |w| {
+    write_file(&staging.join(SUMMARY_FILE), |w| write_summary(w, summary))?;
+    write_file(&staging.join(REPORT_FILE), |w| {
         write_markdown(w, summary, &links)
     })?;
-    let mut relative = vec![PathBuf::from("summary.json"), PathBuf::from("report.md")];
+    let mut relative = vec![PathBuf::from(SUMMARY_FILE), PathBuf::from(REPORT_FILE)];
     for (_, path) in &charts {
         if let Some(name) = path.file_name() {
             relative.push(Path::new(CHARTS).join(name));

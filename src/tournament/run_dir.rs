@@ -15,6 +15,7 @@ use thiserror::Error;
 
 use super::config::Experiment;
 use super::play::empty_row;
+use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 
 /// The game records.
 pub const GAMES_FILE: &str = "games.csv";
@@ -126,7 +127,7 @@ pub fn open_run_dir(
             }
         }
         // The old report's charts describe games that are gone.
-        let charts = dir.join("charts");
+        let charts = dir.join(CHARTS);
         if charts.is_dir() {
             fs::remove_dir_all(&charts).map_err(io_error(&charts, "delete it"))?;
         }
