@@ -118,8 +118,8 @@ pub fn open_run_dir(
             GAMES_FILE,
             TIMINGS_FILE,
             EXPERIMENT_FILE,
-            "summary.json",
-            "report.md",
+            SUMMARY_FILE,
+            REPORT_FILE,
         ] {
             let path = dir.join(name);
             if path.exists() {
