@@ -3,16 +3,13 @@
 //! boards with different game counts compare directly.
 
 use plotters::coord::Shift;
-use plotters::prelude::{
-    ChartBuilder, DrawingArea, DrawingBackend, IntoFont, Rectangle, SeriesLabelPosition, BLACK,
-    WHITE,
-};
+use plotters::prelude::{ChartBuilder, DrawingArea, DrawingBackend, IntoFont, Rectangle, WHITE};
 use plotters::style::Color;
 
 use crate::rules::Variant;
 use crate::stats::{SettingTally, Tally};
 
-use super::{series_color, DrawResult, FAMILY};
+use super::{draw_legend, series_color, DrawResult, FAMILY};
 
 /// The chart's title for a variant.
 pub(crate) fn title(variant: Variant) -> String {
@@ -115,14 +112,7 @@ pub fn draw_lengths<DB: DrawingBackend>(
             });
         chart.draw_series(outlines)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FAMILY, 14).into_font())
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    draw_legend(&mut chart)
 }
 
 #[cfg(test)]

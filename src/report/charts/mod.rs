@@ -7,6 +7,7 @@
 //! plotters' `ab_glyph` support, so rendering needs no system library or font.
 
 mod advantage;
+mod error_bars;
 mod heatmap;
 mod lengths;
 mod ratings;
@@ -17,11 +18,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::{
-    BitMapBackend, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle, IntoDrawingArea,
-    RGBColor, SVGBackend,
+    BitMapBackend, ChartContext, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle,
+    IntoDrawingArea, IntoFont, RGBColor, SVGBackend, SeriesLabelPosition, BLACK, WHITE,
 };
+use plotters::style::Color;
 
 use crate::rules::Variant;
 use crate::stats::Tally;
@@ -90,6 +92,21 @@ impl Ranged for Categories {
     fn range(&self) -> Range<f64> {
         -0.5..self.0 as f64 - 0.5
     }
+}
+
+/// Draws the legend of `chart`'s labelled series in its upper right corner.
+pub(crate) fn draw_legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> DrawResult<DB>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FAMILY, 14).into_font())
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
 }
 
 /// The label of category `v` on an axis whose key points are 0, 1, 2, ...
