@@ -88,12 +88,14 @@ enum Type {
     Number,
     /// One of these strings.
     OneOf(&'static [&'static str]),
+    /// An agent spec of its own, a table (checked when it is read).
+    Agent,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
 type FieldSpec = (&'static str, Type, bool, &'static str);
 
-const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
+const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "tablebase"];
 
 /// The fields each kind accepts, besides `kind`.
 fn fields_of(kind: &str) -> &'static [FieldSpec] {
@@ -119,6 +121,16 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ),
             ("rollout_cap", Type::Count, false, "an integer at least 1"),
         ],
+        "tablebase" => &[
+            ("max_seeds", Type::Count, true, "an integer from 0 to 120"),
+            ("depth", Type::Count, false, "an integer from 1 to 16"),
+            (
+                "fallback",
+                Type::Agent,
+                false,
+                "an agent table, e.g. { kind = \"alphabeta\", depth = 6 }",
+            ),
+        ],
         _ => &[],
     }
 }
@@ -128,6 +140,7 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::Count, toml::Value::Integer(i)) => *i >= 0,
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
+        (Type::Agent, toml::Value::Table(_)) => true,
         _ => false,
     }
 }
