@@ -279,4 +279,24 @@ mod tests {
             }
         }
     }
+
+    /// Regression: the field check once knew only the first four kinds and
+    /// refused every tablebase file.
+    #[test]
+    fn tablebase_files_are_read_and_checked() {
+        let file = Path::new("tb.toml");
+        let ok = "kind = \"tablebase\"\nmax_seeds = 8\nfallback = { kind = \"greedy\" }";
+        assert!(parse_agent(file, ok).is_ok());
+        let err = parse_agent(file, "kind = \"tablebase\"\nmax_seeds = \"x\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`max_seeds`") && err.contains("0 to 120"),
+            "{err}"
+        );
+        let err = parse_agent(file, "kind = \"tablebase\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`max_seeds` is missing"), "{err}");
+    }
 }
