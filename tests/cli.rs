@@ -120,3 +120,27 @@ fn bad_variants_and_illegal_moves_are_named() {
         assert!(err.contains(expected), "{moves:?}: {err}");
     }
 }
+
+/// Regression: probing the 2x6 start position asked for tables of 48 seeds
+/// and ran the machine out of memory instead of answering.
+#[test]
+fn tables_too_large_for_memory_are_refused_up_front() {
+    if !std::path::Path::new("/proc/meminfo").exists() {
+        return;
+    }
+    let dir = std::env::temp_dir().join("hoyito-cli-probe-too-large");
+    let err = error_of(&[
+        "probe",
+        "-v",
+        "ii",
+        "-p",
+        START,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("the tables up to 48 seeds on 2x6 need about")
+            && err.contains("MB of memory are available"),
+        "{err}"
+    );
+}

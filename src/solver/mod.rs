@@ -58,6 +58,21 @@ pub enum SolveError {
         /// Boards in the layer.
         boards: u64,
     },
+    /// Building the tables would need more memory than the machine has free.
+    #[error(
+        "the tables up to {seeds} seeds on 2x{holes} need about {needed_mb} MB to build, \
+         and only {available_mb} MB of memory are available: ask for fewer seeds on the board"
+    )]
+    NotEnoughMemory {
+        /// Holes per row.
+        holes: u8,
+        /// Seeds asked for.
+        seeds: u32,
+        /// The estimate, in megabytes.
+        needed_mb: u64,
+        /// `MemAvailable` of the machine, in megabytes.
+        available_mb: u64,
+    },
     /// A table file could not be saved or loaded.
     #[error(transparent)]
     Table(#[from] table::TableError),

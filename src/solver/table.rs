@@ -54,7 +54,9 @@ impl TableKey {
 
     /// Entries in the layer: two sides to move times the boards.
     pub fn entries(&self) -> u64 {
-        2 * LayerIndex::new(self.holes, self.seeds).count()
+        LayerIndex::new(self.holes, self.seeds)
+            .count()
+            .saturating_mul(2)
     }
 }
 
