@@ -304,30 +304,20 @@ impl Experiment {
 
 impl RulesConfig {
     fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
-        if self.variants.is_empty() {
-            return Err(invalid(
-                "rules.variants",
-                "empty list: give one or more of \"i\", \"ii\", \"iii\"".to_string(),
-            ));
-        }
-        if let Some(v) = first_duplicate(&self.variants) {
-            return Err(invalid(
-                "rules.variants",
-                format!("{v} is listed twice: give each of \"i\", \"ii\", \"iii\" at most once"),
-            ));
-        }
-        if self.holes.is_empty() {
-            return Err(invalid(
-                "rules.holes",
-                "empty list: give one or more board sizes, 2 to 16 holes per row".to_string(),
-            ));
-        }
-        if let Some(h) = first_duplicate(&self.holes) {
-            return Err(invalid(
-                "rules.holes",
-                format!("{h} is listed twice: give each board size once"),
-            ));
-        }
+        check_list(
+            &self.variants,
+            "rules.variants",
+            "give one or more of \"i\", \"ii\", \"iii\"",
+            |v| format!("{v} is listed twice: give each of \"i\", \"ii\", \"iii\" at most once"),
+            invalid,
+        )?;
+        check_list(
+            &self.holes,
+            "rules.holes",
+            "give one or more board sizes, 2 to 16 holes per row",
+            |h| format!("{h} is listed twice: give each board size once"),
+            invalid,
+        )?;
         for &holes in &self.holes {
             match check_board(holes, self.seeds) {
                 Ok(()) => {}
@@ -343,18 +333,13 @@ impl RulesConfig {
 
 impl TournamentConfig {
     fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
-        if self.agents.is_empty() {
-            return Err(invalid(
-                "tournament.agents",
-                "empty list: give one or more roster names".to_string(),
-            ));
-        }
-        if let Some(a) = first_duplicate(&self.agents) {
-            return Err(invalid(
-                "tournament.agents",
-                format!("{a:?} is listed twice: give each agent once"),
-            ));
-        }
+        check_list(
+            &self.agents,
+            "tournament.agents",
+            "give one or more roster names",
+            |a| format!("{a:?} is listed twice: give each agent once"),
+            invalid,
+        )?;
         match (self.format, &self.champion) {
             (Format::Gauntlet, None) => Err(invalid(
                 "tournament.champion",
@@ -430,9 +415,23 @@ impl TournamentConfig {
     }
 }
 
-fn first_duplicate<T: Ord + Clone>(items: &[T]) -> Option<T> {
+/// Refuses an empty list (`what` says what to give) or one that names an item
+/// twice (`twice` says which).
+fn check_list<T: Ord>(
+    items: &[T],
+    key: &str,
+    what: &str,
+    twice: impl Fn(&T) -> String,
+    invalid: &dyn Fn(&str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    if items.is_empty() {
+        return Err(invalid(key, format!("empty list: {what}")));
+    }
     let mut seen = BTreeSet::new();
-    items.iter().find(|x| !seen.insert(*x)).cloned()
+    match items.iter().find(|x| !seen.insert(*x)) {
+        Some(item) => Err(invalid(key, twice(item))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
