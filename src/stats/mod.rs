@@ -9,17 +9,23 @@
 //! Wilson interval, pairings, the first player's seat, ratings and game
 //! length.
 
+mod elo;
 mod first_player;
 mod length;
 mod matrix;
+mod normal;
 mod pairing;
 mod ratings;
 mod setting;
 mod tally;
 mod wilson;
 
+pub use elo::{
+    elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T, SCORE_CLAMP,
+};
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, EndingCounts, LengthStats};
+pub use normal::normal_cdf;
 pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
