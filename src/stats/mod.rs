@@ -17,6 +17,7 @@ mod normal;
 mod pairing;
 mod ratings;
 mod setting;
+mod sprt;
 mod tally;
 mod wilson;
 
@@ -29,6 +30,10 @@ pub use normal::normal_cdf;
 pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
+pub use sprt::{
+    llr_logistic, llr_normalized, Sprt, SprtConfig, SprtDecision, SprtError, SprtModel, SprtStatus,
+    MAX_SPRT_ELO,
+};
 pub use tally::{SettingTally, Tally};
 pub use wilson::{wilson, Proportion, Z95};
 
