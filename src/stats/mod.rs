@@ -9,6 +9,7 @@
 //! Wilson interval, pairings, the first player's seat, ratings and game
 //! length.
 
+mod cluster;
 mod elo;
 mod first_player;
 mod length;
@@ -21,6 +22,7 @@ mod sprt;
 mod tally;
 mod wilson;
 
+pub use cluster::ClusteredMean;
 pub use elo::{
     elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T, SCORE_CLAMP,
 };
