@@ -390,3 +390,56 @@ fn two_agent_sandwich_is_the_pentanomial_interval_on_the_logit_scale() {
         1e-6
     ));
 }
+
+#[test]
+fn sandwich_with_virtual_draws_and_an_unpaired_game() {
+    // b wins every game: the fit needs one virtual draw, and the sandwich
+    // counts it as a cluster of its own; the interval stays finite.
+    let sweep: Vec<GameRow> = (0..4).flat_map(|k| pair(k, "b", "a", 2, 2)).collect();
+    let tally = Tally::from_rows(&sweep);
+    let setting = tally.settings().next().expect("one setting");
+    let order: Vec<String> = vec!["a".into(), "b".into()];
+    let table = bradley_terry(&setting, &order).expect("rated");
+    assert!(table.virtual_draws);
+    let b = &table.ratings[1];
+    assert!(
+        b.low.is_finite() && b.low < b.elo && b.elo < b.high && b.high.is_finite(),
+        "{b:?}"
+    );
+    // With the virtual draw: 8.5 of 9 games, theta = ln 17; the meat is
+    // 4 pairs of (2 - 2p)^2 plus (1/2 - p)^2, the bread 9 p (1 - p).
+    let p: f64 = 8.5 / 9.0;
+    let meat = 4.0 * (2.0 - 2.0 * p) * (2.0 - 2.0 * p) + (0.5 - p) * (0.5 - p);
+    let sd = meat.sqrt() / (9.0 * p * (1.0 - p));
+    let theta = 17f64.ln();
+    assert!(
+        close(b.high, elo_from_logit(theta + Z95 * sd), 1e-6),
+        "{b:?}"
+    );
+
+    // Three pairs and a game whose partner never came: the lone game is a
+    // cluster of one, weighted by the pairing's mean squared game residual.
+    let mut rows: Vec<GameRow> = [(2, 0), (1, 2), (1, 0)]
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &(first, second))| pair(k as u64, "b", "a", first, second))
+        .collect();
+    rows.push(game(6, "b", "a", Winner::S));
+    let tally = Tally::from_rows(&rows);
+    let setting = tally.settings().next().expect("one setting");
+    let table = bradley_terry(&setting, &order).expect("rated");
+    assert!(!table.virtual_draws);
+    let b = &table.ratings[1];
+    // b wins 3 (the lone game among them), draws 2, loses 2: 4 of 7; its
+    // pair scores are 1, 1.5 and 0.5.
+    let p: f64 = 4.0 / 7.0;
+    let paired = (1.0 - 2.0 * p).powi(2) + (1.5 - 2.0 * p).powi(2) + (0.5 - 2.0 * p).powi(2);
+    let per_game = (3.0 * (1.0 - p).powi(2) + 2.0 * (0.5 - p).powi(2) + 2.0 * p * p) / 7.0;
+    let sd = (paired + per_game).sqrt() / (7.0 * p * (1.0 - p));
+    let theta = (p / (1.0 - p)).ln();
+    assert!(close(b.elo, elo_from_logit(theta), 1e-6), "{b:?}");
+    assert!(
+        close(b.high, elo_from_logit(theta + Z95 * sd), 1e-6),
+        "{b:?}"
+    );
+}
