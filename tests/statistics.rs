@@ -443,3 +443,17 @@ fn sandwich_with_virtual_draws_and_an_unpaired_game() {
         "{b:?}"
     );
 }
+
+#[test]
+fn ladder_pairing_reproduces_the_figure_in_issue_8() {
+    // reports/ladder, ii 2x6: alphabeta-d8 against alphabeta-d16 had pairs
+    // [25, 24, 151, 0, 0]; issue 8 recomputed d16's pair-based interval as
+    // [0.568, 0.617] against the printed Wilson [0.544, 0.640].
+    let d16 = ScoreEstimate::from_pentanomial(&Pentanomial([25, 24, 151, 0, 0]).flipped())
+        .expect("pairs");
+    assert!(close(d16.score.value, 0.5925, 1e-12));
+    assert!(
+        close(d16.score.low, 0.568, 5e-4) && close(d16.score.high, 0.617, 5e-4),
+        "{d16:?}"
+    );
+}
