@@ -7,8 +7,10 @@ use std::process::{Command, Output};
 
 use hoyito::report::tally_games_csv;
 use hoyito::tournament::{
-    play_scheduled, run_games, Experiment, GameRow, Lineup, MovesHash, Schedule, Work,
+    play_scheduled, run_games, Experiment, GameRow, Lineup, MovesHash, MovesReader, MovesRow,
+    RecordSinks, Schedule, Winner, Work, MOVES_FILE,
 };
+use hoyito::Game;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 
@@ -68,7 +70,11 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
         random_plies: e.openings.random_plies,
     };
     let mut out = Vec::new();
-    run_games(work, 0..schedule.len(), 1, &mut out, |_| {}).unwrap();
+    let sinks = RecordSinks {
+        games: &mut out,
+        moves: None,
+    };
+    run_games(work, 0..schedule.len(), 1, sinks, |_| {}).unwrap();
     let rows = rows(&out);
     assert_eq!(rows.len() as u64, schedule.len());
     for row in &rows {
@@ -117,4 +123,138 @@ fn a_malformed_hash_is_named_by_its_column() {
                 .unwrap()
                 .ends_with(",ending,moves_hash")
     );
+}
+
+/// Runs `SMALL` (with `games` per block and `extra` appended) into a fresh
+/// directory under `tmp`.
+fn run_small(tmp: &Path, name: &str, games: u64, extra: &str, threads: &str) -> PathBuf {
+    let body = SMALL.replace("games = 25", &format!("games = {games}")) + extra;
+    let cfg = config(tmp, name, &body);
+    let out = tmp.join(name);
+    run_ok(&["run", s(&cfg), "--out", s(&out), "--threads", threads]);
+    out
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let out = hoyito(args);
+    assert!(
+        out.status.success(),
+        "hoyito {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn games_rows(dir: &Path) -> Vec<GameRow> {
+    csv::Reader::from_path(dir.join("games.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn moves_csv_replayed_through_the_engine_gives_every_row_of_games_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run_small(tmp.path(), "run", 100, "", "2");
+    let experiment = Experiment::load(&dir.join("experiment.toml")).unwrap();
+    assert!(experiment.record.moves);
+    let rows = games_rows(&dir);
+    assert_eq!(rows.len(), 600);
+    let mut reader = MovesReader::open(&dir.join(MOVES_FILE)).unwrap();
+    let mut record = MovesRow::default();
+    for row in &rows {
+        assert!(reader.next_row(&mut record).unwrap());
+        assert_eq!(record.game_id, row.game_id);
+        let mut game = Game::new(experiment.rules_for(row.variant, row.holes));
+        for &mv in &record.moves {
+            game.play(mv).unwrap();
+        }
+        let outcome = game.outcome().expect("the record plays to the end");
+        let id = row.game_id;
+        assert_eq!(Winner::of(&outcome), row.winner, "game {id}");
+        assert_eq!(outcome.scores.south, row.south_captures, "game {id}");
+        assert_eq!(outcome.scores.north, row.north_captures, "game {id}");
+        assert_eq!(outcome.plies, row.plies, "game {id}");
+        assert_eq!(outcome.ending, row.ending, "game {id}");
+        let text = record.moves_text();
+        assert!(text.starts_with(&row.opening), "game {id}");
+        assert_eq!(
+            MovesHash::of_text(text.as_bytes()),
+            row.moves_hash,
+            "game {id}"
+        );
+    }
+    assert!(!reader.next_row(&mut record).unwrap());
+}
+
+#[test]
+fn one_and_two_threads_write_the_same_moves_and_off_writes_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = run_small(tmp.path(), "one", 300, "", "1");
+    let two = run_small(tmp.path(), "two", 300, "", "2");
+    let moves = fs::read(one.join(MOVES_FILE)).unwrap();
+    assert_eq!(moves, fs::read(two.join(MOVES_FILE)).unwrap());
+    assert_eq!(moves.iter().filter(|&&b| b == b'\n').count(), 1801);
+    let off = run_small(tmp.path(), "off", 300, "[record]\nmoves = false\n", "2");
+    assert!(!off.join(MOVES_FILE).exists());
+    assert_eq!(
+        fs::read(off.join("games.csv")).unwrap(),
+        fs::read(one.join("games.csv")).unwrap()
+    );
+    let saved = fs::read_to_string(off.join("experiment.toml")).unwrap();
+    assert!(saved.contains("[record]\nmoves = false"), "{saved}");
+    let saved = fs::read_to_string(one.join("experiment.toml")).unwrap();
+    assert!(saved.contains("[record]\nmoves = true"), "{saved}");
+}
+
+#[test]
+fn the_record_section_is_checked() {
+    let err = Experiment::parse(&format!("{SMALL}[record]\nmovse = false\n"), "r.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("r.toml") && err.contains("movse") && err.contains("`moves`"),
+        "{err}"
+    );
+    let err = Experiment::parse(&format!("{SMALL}[record]\nmoves = 1\n"), "r.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("moves") && err.contains("bool"), "{err}");
+    assert!(experiment(SMALL).record.moves);
+}
+
+#[test]
+fn a_resume_after_either_file_is_cut_gives_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = run_small(tmp.path(), "whole", 200, "", "2");
+    let games = fs::read(whole.join("games.csv")).unwrap();
+    let moves = fs::read(whole.join(MOVES_FILE)).unwrap();
+    let cfg = tmp.path().join("whole.toml");
+    for (cut, at) in [
+        ("games.csv", 3),
+        ("moves.csv", 7),
+        ("games.csv", 999),
+        ("moves.csv", 1),
+    ] {
+        let dir = tmp.path().join(format!("cut-{cut}-{at}"));
+        fs::create_dir(&dir).unwrap();
+        for name in ["experiment.toml", "games.csv", MOVES_FILE] {
+            fs::copy(whole.join(name), dir.join(name)).unwrap();
+        }
+        // Cut in the middle of a row, `at` thousandths into the file.
+        let path = dir.join(cut);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes.truncate(bytes.len() * at / 1000 + 5);
+        fs::write(&path, &bytes).unwrap();
+        run_ok(&["run", s(&cfg), "--out", s(&dir), "--threads", "2"]);
+        assert!(
+            fs::read(dir.join("games.csv")).unwrap() == games,
+            "{cut} {at}"
+        );
+        assert!(
+            fs::read(dir.join(MOVES_FILE)).unwrap() == moves,
+            "{cut} {at}"
+        );
+    }
 }

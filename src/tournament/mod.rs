@@ -4,8 +4,10 @@
 mod config;
 mod game_row;
 mod lineup;
+mod moves_file;
 mod moves_hash;
 mod play;
+mod row_search;
 mod run_dir;
 mod runner;
 mod schedule;
@@ -13,19 +15,23 @@ mod seeding;
 mod timings;
 
 pub use config::{
-    ConfigError, Experiment, Format, Openings, RulesConfig, TournamentConfig, DEFAULT_CONFIG,
-    DEFAULT_CONFIG_NAME,
+    ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig, TournamentConfig,
+    DEFAULT_CONFIG, DEFAULT_CONFIG_NAME,
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat};
+pub use moves_file::{
+    push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
+};
 pub use moves_hash::{
     move_token, push_moves_text, MovesHash, ParseMovesHashError, FNV_OFFSET_BASIS, FNV_PRIME,
 };
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
+pub use row_search::find_row_line;
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };
-pub use runner::{chunk_size, run_games, BlockTimes, RunError, Work};
+pub use runner::{chunk_size, run_games, BlockTimes, RecordSinks, RunError, Work};
 pub use schedule::{Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use timings::{append_timings, RunTimes};
