@@ -258,3 +258,47 @@ fn a_resume_after_either_file_is_cut_gives_the_same_bytes() {
         );
     }
 }
+
+#[test]
+fn replay_uses_the_record_and_falls_back_to_the_agents_without_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let extra = "[roster.greedy]\nkind = \"greedy\"\n";
+    let body = SMALL
+        .replace("self-play", "round-robin")
+        .replace("[\"random\"]", "[\"random\", \"greedy\"]")
+        + extra;
+    let cfg = config(tmp.path(), "rr", &body);
+    let dir = tmp.path().join("rr");
+    run_ok(&["run", s(&cfg), "--out", s(&dir)]);
+    let text = run_ok(&["replay", s(&dir), "31"]);
+    assert!(text.starts_with("game 31 (pair 15)"), "{text}");
+    assert!(
+        text.ends_with("replayed from moves.csv: no agent was run\nmatches the row of games.csv\n"),
+        "{text}"
+    );
+    // The record is what is replayed: a changed move is caught.
+    let moves_path = dir.join(MOVES_FILE);
+    let moves = fs::read_to_string(&moves_path).unwrap();
+    let line = moves.lines().nth(32).unwrap();
+    assert!(line.starts_with("31,"));
+    let (head, last) = line.rsplit_once(' ').unwrap();
+    let other = if last == "1" { "2" } else { "1" };
+    fs::write(&moves_path, moves.replace(line, &format!("{head} {other}"))).unwrap();
+    let out = hoyito(&["replay", s(&dir), "31"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.starts_with("error: "), "{err}");
+    assert!(err.lines().count() <= 3, "{err}");
+    // Without the record, the agents play again.
+    fs::remove_file(&moves_path).unwrap();
+    let text = run_ok(&["replay", s(&dir), "31"]);
+    assert!(
+        text.ends_with(
+            "played again by its agents (no moves.csv row)\nmatches the row of games.csv\n"
+        ),
+        "{text}"
+    );
+    // A run without moves replays by its agents too.
+    let off = run_small(tmp.path(), "off", 10, "[record]\nmoves = false\n", "1");
+    let text = run_ok(&["replay", s(&off), "7"]);
+    assert!(text.contains("played again by its agents"), "{text}");
+}
