@@ -302,3 +302,187 @@ fn replay_uses_the_record_and_falls_back_to_the_agents_without_it() {
     let text = run_ok(&["replay", s(&off), "7"]);
     assert!(text.contains("played again by its agents"), "{text}");
 }
+
+/// One game read back from PGN by a small parser independent of the writer.
+#[derive(Debug, Default)]
+struct PgnGame {
+    tags: Vec<(String, String)>,
+    movetext: String,
+}
+
+impl PgnGame {
+    fn tag(&self, name: &str) -> &str {
+        let found = self.tags.iter().find(|(n, _)| n == name);
+        &found.unwrap_or_else(|| panic!("no tag {name}")).1
+    }
+}
+
+/// Parses a tag pair line by the PGN grammar (Edwards 1994, 8.1): `[`, a
+/// symbol (letters, digits, `_`), one space, a string token with `\\` and
+/// `\"` escapes and printable ASCII only, `]`. Panics on anything else.
+fn parse_tag_pair(line: &str) -> (String, String) {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .unwrap_or_else(|| panic!("not a tag pair: {line:?}"));
+    let (name, value) = inner.split_once(' ').expect("a space after the name");
+    assert!(
+        name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+        "bad tag name {name:?}"
+    );
+    let body = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("not a string token: {value:?}"));
+    let mut text = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        assert!((' '..='~').contains(&c), "non-printable in {line:?}");
+        match c {
+            '\\' => text.push(
+                chars
+                    .next()
+                    .filter(|c| *c == '"' || *c == '\\')
+                    .expect("an escape"),
+            ),
+            '"' => panic!("unescaped quote in {line:?}"),
+            c => text.push(c),
+        }
+    }
+    (name.to_string(), text)
+}
+
+fn parse_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    let mut in_movetext = false;
+    for line in text.lines() {
+        assert!(line.len() <= 79, "line too long: {line}");
+        if line.starts_with('[') {
+            assert!(!in_movetext, "a tag inside movetext: {line}");
+            game.tags.push(parse_tag_pair(line));
+        } else if line.is_empty() {
+            if in_movetext {
+                games.push(std::mem::take(&mut game));
+                in_movetext = false;
+            } else {
+                assert!(!game.tags.is_empty(), "a blank line before any tag");
+                in_movetext = true;
+            }
+        } else {
+            assert!(in_movetext, "movetext before the blank line: {line}");
+            if !game.movetext.is_empty() {
+                game.movetext.push(' ');
+            }
+            game.movetext.push_str(line);
+        }
+    }
+    assert!(
+        !in_movetext && game.tags.is_empty(),
+        "a game without its end"
+    );
+    games
+}
+
+#[test]
+fn exported_pgn_parses_back_to_the_rows_and_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let body = SMALL
+        .replace("self-play", "round-robin")
+        .replace("[\"random\"]", "[\"random\", \"greedy\"]")
+        .replace("holes = [4, 6]", "holes = [6, 12]")
+        + "[roster.greedy]\nkind = \"greedy\"\n";
+    let cfg = config(tmp.path(), "pgn", &body);
+    let dir = tmp.path().join("pgn");
+    run_ok(&["run", s(&cfg), "--out", s(&dir)]);
+    let pgn = tmp.path().join("games.pgn");
+    let out = hoyito(&["export", s(&dir), "--pgn", s(&pgn)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), s(&pgn));
+    let games = parse_pgn(&fs::read_to_string(&pgn).unwrap());
+    let rows = games_rows(&dir);
+    assert_eq!(games.len(), rows.len());
+    let mut reader = MovesReader::open(&dir.join(MOVES_FILE)).unwrap();
+    let mut record = MovesRow::default();
+    for (game, row) in games.iter().zip(&rows) {
+        let names: Vec<&str> = game.tags.iter().take(7).map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+        );
+        assert_eq!(game.tag("Event"), "small");
+        assert_eq!(game.tag("Site"), "hoyito");
+        assert_eq!(game.tag("Date"), "????.??.??");
+        assert_eq!(game.tag("Round"), (row.game_id + 1).to_string());
+        assert_eq!(game.tag("White"), row.south);
+        assert_eq!(game.tag("Black"), row.north);
+        let result = match row.winner {
+            Winner::S => "1-0",
+            Winner::N => "0-1",
+            Winner::Draw => "1/2-1/2",
+        };
+        assert_eq!(game.tag("Result"), result);
+        assert_eq!(game.tag("GameId"), row.game_id.to_string());
+        assert_eq!(game.tag("Board"), format!("2x{}", row.holes));
+        assert_eq!(game.tag("Seeds"), row.seeds.to_string());
+        assert_eq!(game.tag("Ending"), row.ending.name());
+        assert_eq!(
+            game.tag("Captures"),
+            format!("{}-{}", row.south_captures, row.north_captures)
+        );
+        assert_eq!(
+            game.tag("Variant"),
+            format!("Hoyito {}", row.variant.name().to_uppercase())
+        );
+        // The movetext: the moves in one comment, then the result, which
+        // must agree with the Result tag.
+        let (comment, tail) = game.movetext.split_once("} ").expect("a comment");
+        assert_eq!(tail, result);
+        assert!(reader.next_row(&mut record).unwrap());
+        assert_eq!(
+            comment.strip_prefix("{moves: "),
+            Some(record.moves_text().as_str())
+        );
+    }
+    // Without moves.csv the games are still there, without their moves.
+    fs::remove_file(dir.join(MOVES_FILE)).unwrap();
+    let out = hoyito(&["export", s(&dir), "--pgn", s(&pgn)]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without their moves"));
+    let games = parse_pgn(&fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), rows.len());
+    assert!(games.iter().all(|g| g.movetext == g.tag("Result")));
+    // A bad directory: one line, no file left behind.
+    let bad = tmp.path().join("bad.pgn");
+    let out = hoyito(&["export", s(&tmp.path().join("nothing")), "--pgn", s(&bad)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("experiment.toml"),
+        "{err}"
+    );
+    assert!(!bad.exists() && !tmp.path().join("bad.pgn.tmp").exists());
+}
+
+#[test]
+fn the_strict_tag_grammar_refuses_what_it_should() {
+    for bad in [
+        "[Event \"a\"b\"]",
+        "[Event  \"a\"]",
+        "[Ev-ent \"a\"]",
+        "[Event a]",
+        "Event \"a\"",
+    ] {
+        assert!(
+            std::panic::catch_unwind(|| parse_tag_pair(bad)).is_err(),
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        parse_tag_pair("[White \"a\\\"b\\\\\"]"),
+        ("White".to_string(), "a\"b\\".to_string())
+    );
+}

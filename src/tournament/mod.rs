@@ -6,6 +6,7 @@ mod game_row;
 mod lineup;
 mod moves_file;
 mod moves_hash;
+mod pgn;
 mod play;
 mod row_search;
 mod run_dir;
@@ -26,6 +27,7 @@ pub use moves_file::{
 pub use moves_hash::{
     move_token, push_moves_text, MovesHash, ParseMovesHashError, FNV_OFFSET_BASIS, FNV_PRIME,
 };
+pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
 pub use row_search::find_row_line;
 pub use run_dir::{
