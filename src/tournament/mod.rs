@@ -1,5 +1,6 @@
 //! The tournament harness: experiments of seeded self-play games, run in
-//! parallel, streamed to `games.csv`.
+//! parallel, streamed to `games.csv` (and every game's moves to `moves.csv`),
+//! replayed and exported from those records.
 
 mod config;
 mod game_row;
