@@ -1,13 +1,14 @@
 //! The whole harness on random-against-random Hoyito II 2x6: schedule, seeded
 //! generators, games, CSV rows and the ordered writer, with 1 and 2 worker
-//! threads. Criterion's throughput line is games/s; the targets (issue 4) are
-//! 100,000 games/s on one thread and 1.8 times that on two.
+//! threads, with and without `moves.csv`. Criterion's throughput line is
+//! games/s; the targets are 100,000 games/s on one thread and 1.8 times that
+//! on two (issue 4), and recording moves costs at most 10% (issue 8).
 //! `cargo bench --bench harness`
 
 use std::io;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use hoyito::tournament::{run_games, Experiment, Lineup, Schedule, Work};
+use hoyito::tournament::{run_games, Experiment, Lineup, RecordSinks, Schedule, Work};
 
 /// Games per measured iteration: enough to amortise starting the thread pool.
 const GAMES: u64 = 100_000;
@@ -42,12 +43,20 @@ fn harness(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(GAMES));
     for threads in [1, 2] {
-        group.bench_function(BenchmarkId::new("threads", threads), |b| {
-            b.iter(|| {
-                run_games(work, 0..GAMES, threads, &mut io::sink(), |_| {})
-                    .expect("random games cannot fail")
-            })
-        });
+        for moves in [false, true] {
+            let name = if moves { "moves_on" } else { "moves_off" };
+            group.bench_function(BenchmarkId::new(name, threads), |b| {
+                b.iter(|| {
+                    let (mut games, mut moves_out) = (io::sink(), io::sink());
+                    let sinks = RecordSinks {
+                        games: &mut games,
+                        moves: moves.then_some(&mut moves_out as &mut dyn io::Write),
+                    };
+                    run_games(work, 0..GAMES, threads, sinks, |_| {})
+                        .expect("random games cannot fail")
+                })
+            });
+        }
     }
     group.finish();
 }

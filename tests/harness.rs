@@ -61,6 +61,9 @@ fn one_thread_and_two_threads_write_the_same_bytes() {
     assert_eq!(bytes, fs::read(b.join("games.csv")).unwrap());
     // 3 variants x 2 boards x 1 pairing x 1500 games, plus the header.
     assert_eq!(bytes.iter().filter(|&&c| c == b'\n').count(), 9001);
+    let moves = fs::read(a.join("moves.csv")).unwrap();
+    assert_eq!(moves, fs::read(b.join("moves.csv")).unwrap());
+    assert_eq!(moves.iter().filter(|&&c| c == b'\n').count(), 9001);
     assert!(fs::read_to_string(a.join("timings.csv"))
         .unwrap()
         .starts_with("run_first_game,"));
@@ -97,9 +100,16 @@ fn a_run_killed_midway_resumes_to_the_same_file() {
     assert!(rows_at_kill < 150_000, "killed too late to test anything");
     text.extend_from_slice(b"123456,61728,i,4,4,rand");
     fs::write(&games, &text).unwrap();
+    // And moves.csv a few rows behind, torn too.
+    let moves = killed.join("moves.csv");
+    let mut text = fs::read(&moves).unwrap();
+    let keep = text.len() * 9 / 10;
+    text.truncate(keep);
+    fs::write(&moves, &text).unwrap();
     run_ok(&["run", s(&cfg), "--out", s(&killed), "--threads", "2"]);
     run_ok(&["run", s(&cfg), "--out", s(&whole), "--threads", "1"]);
     assert!(fs::read(whole.join("games.csv")).unwrap() == fs::read(&games).unwrap());
+    assert!(fs::read(whole.join("moves.csv")).unwrap() == fs::read(&moves).unwrap());
     // The resumed run started after the first kill, not from game 0.
     let timings = fs::read_to_string(killed.join("timings.csv")).unwrap();
     assert!(

@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod export_cmd;
 mod position_cmds;
 mod replay_cmd;
 mod report_cmd;
@@ -35,6 +36,8 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Replay one game of a run, drawing the board after every move.
     Replay(replay_cmd::ReplayArgs),
+    /// Write a run's games as PGN (South = White), for Ordo or BayesElo.
+    Export(export_cmd::ExportArgs),
     /// Redraw summary.json, report.md and the charts from DIR/games.csv.
     Report(report_cmd::ReportArgs),
     /// Build endgame tables by retrograde analysis.
@@ -72,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => position_cmds::show(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Replay(args) => replay_cmd::replay(args),
+        Command::Export(args) => export_cmd::export(args),
         Command::Report(args) => report_cmd::report(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Probe(args) => solve_cmd::probe(args),

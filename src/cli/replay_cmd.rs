@@ -1,20 +1,24 @@
 //! `hoyito replay DIR GAME_ID`: one game of a run again, move by move.
 //!
-//! A row of `games.csv` holds no moves: the game is rebuilt from the saved
+//! When the run recorded moves, the game's row of `moves.csv` is replayed
+//! through the engine and no agent is run (so it works for agents that play
+//! by the clock, too). Otherwise the game is rebuilt from the saved
 //! experiment and the schedule (rules, seats, seeds) and played again by the
-//! same code that ran it, and must end exactly as its row says. So replay is
-//! also the check that a run is reproducible.
+//! same code that ran it. Either way it must end exactly as its row of
+//! `games.csv` says, so replay is also the check that a run is reproducible.
+//! Rows are found by binary search: both files are in game-id order.
 
 use std::io::{ErrorKind, Write};
+use std::path::Path;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::{
-    empty_row, fill_row, play_scheduled, Experiment, GameRow, Lineup, Schedule, EXPERIMENT_FILE,
-    GAMES_FILE,
+    empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
+    Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
 };
-use hoyito::{diagram, Game, Roster, Side};
+use hoyito::{diagram, Game, Move, Roster, Side};
 
 /// Arguments of `hoyito replay`.
 #[derive(Debug, Args)]
@@ -35,9 +39,6 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     let file = saved.display().to_string();
     experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
     let lineup = Lineup::new(experiment.agent_specs());
-    for name in lineup.unreproducible() {
-        eprintln!("warning: {name} plays by the clock: the replay may differ from the record");
-    }
     let schedule = Schedule::new(&experiment);
     if args.game_id >= schedule.len() {
         bail!(
@@ -47,6 +48,15 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         );
     }
     let recorded = find_row(&args.dir.join(GAMES_FILE), args.game_id)?;
+    let record = match experiment.record.moves {
+        true => find_moves(&args.dir.join(MOVES_FILE), args.game_id)?,
+        false => None,
+    };
+    if record.is_none() {
+        for name in lineup.unreproducible() {
+            eprintln!("warning: {name} plays by the clock: the replay may differ from the record");
+        }
+    }
     let scheduled = schedule.game(args.game_id);
     let plies = experiment.openings.random_plies;
     let rules = scheduled.rules;
@@ -65,7 +75,7 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     );
     text += &format!("{}\n\n", diagram(Game::new(rules).position()));
     let mut mover = Side::South;
-    let game = play_scheduled(&scheduled, plies, &lineup, |game, mv| {
+    let mut draw = |game: &Game, mv: Move| {
         let ply = game.plies();
         let who = match mover {
             Side::South => lineup.name(scheduled.south),
@@ -75,10 +85,20 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         text += &format!("ply {ply}: {mover} plays {mv} ({how})\n");
         text += &format!("{}\n\n", diagram(game.position()));
         mover = game.position().side_to_move();
-    })?;
+    };
+    let (game, source) = match &record {
+        Some(record) => (
+            replay_record(&scheduled, record, &mut draw)?,
+            format!("replayed from {MOVES_FILE}: no agent was run"),
+        ),
+        None => (
+            play_scheduled(&scheduled, plies, &lineup, draw)?,
+            format!("played again by its agents (no {MOVES_FILE} row)"),
+        ),
+    };
     let mut replayed = empty_row();
     fill_row(&mut replayed, &scheduled, plies, &lineup, &game);
-    let outcome = game.outcome().expect("play_scheduled plays to the end");
+    let outcome = game.outcome().expect("a replayed game is finished");
     let result = match outcome.winner {
         Some(side) => format!("{side} wins"),
         None => "draw".to_string(),
@@ -87,6 +107,7 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         "result: {result}, South {} North {}, {} plies, ended: {}\n",
         outcome.scores.south, outcome.scores.north, outcome.plies, outcome.ending
     );
+    text += &format!("{source}\n");
     if replayed == recorded {
         text += &format!("matches the row of {GAMES_FILE}\n");
     }
@@ -102,6 +123,45 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     Ok(())
 }
 
+/// Plays the recorded moves from the start position; the game must end with
+/// the last of them.
+fn replay_record(
+    scheduled: &ScheduledGame,
+    record: &MovesRow,
+    mut on_move: impl FnMut(&Game, Move),
+) -> Result<Game> {
+    let mut game = Game::new(scheduled.rules);
+    for &mv in &record.moves {
+        game.play(mv)
+            .with_context(|| format!("{MOVES_FILE}: game {}", record.game_id))?;
+        on_move(&game, mv);
+    }
+    if !game.is_over() {
+        bail!(
+            "{MOVES_FILE}: game {}: the record stops after {} plies, before the game is over",
+            record.game_id,
+            game.plies()
+        );
+    }
+    Ok(game)
+}
+
+/// The recorded moves of `game_id`, if `path` exists and holds them.
+fn find_moves(path: &Path, game_id: u64) -> Result<Option<MovesRow>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let line =
+        find_row_line(path, game_id).with_context(|| format!("cannot read {}", path.display()))?;
+    let Some(line) = line else {
+        return Ok(None);
+    };
+    let mut row = MovesRow::default();
+    row.parse_into(&line)
+        .map_err(|message| anyhow::anyhow!("{}: game {game_id}: {message}", path.display()))?;
+    Ok(Some(row))
+}
+
 /// Prints to standard output; a closed pipe is not an error.
 fn print_transcript(text: &str) -> Result<()> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
@@ -110,21 +170,32 @@ fn print_transcript(text: &str) -> Result<()> {
     }
 }
 
-/// The row of `game_id`, read without loading the whole file.
-fn find_row(path: &std::path::Path, game_id: u64) -> Result<GameRow> {
+/// The row of `game_id`, found by binary search.
+fn find_row(path: &Path, game_id: u64) -> Result<GameRow> {
+    let line =
+        find_row_line(path, game_id).with_context(|| format!("cannot read {}", path.display()))?;
+    let Some(line) = line else {
+        bail!(
+            "{}: game {game_id} has not been played yet: rerun the same `hoyito run` to finish the experiment",
+            path.display()
+        );
+    };
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    for (line, row) in reader.deserialize::<GameRow>().enumerate() {
-        let row =
-            row.with_context(|| format!("{}: bad row at line {}", path.display(), line + 2))?;
-        if row.game_id == game_id {
-            return Ok(row);
-        }
-    }
-    bail!(
-        "{}: game {game_id} has not been played yet: rerun the same `hoyito run` to finish the experiment",
-        path.display()
-    )
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{}: bad header", path.display()))?
+        .clone();
+    let bad_row = || format!("{}: bad row for game {game_id}", path.display());
+    let record = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes())
+        .records()
+        .next()
+        .transpose()
+        .with_context(bad_row)?
+        .with_context(bad_row)?;
+    record.deserialize(Some(&headers)).with_context(bad_row)
 }
 
 fn csv_line(row: &GameRow) -> Result<String> {

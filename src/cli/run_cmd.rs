@@ -103,7 +103,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         random_plies: experiment.openings.random_plies,
     };
     let start = Instant::now();
-    let blocks = run_games(work, first..total, threads, &mut run_dir.games, |written| {
+    let blocks = run_games(work, first..total, threads, run_dir.sinks(), |written| {
         if let Some(bar) = &bar {
             bar.set_position(first + written);
         }

@@ -76,6 +76,9 @@ pub struct Experiment {
     pub openings: Openings,
     /// Who plays whom.
     pub tournament: TournamentConfig,
+    /// What is recorded besides `games.csv`.
+    #[serde(default)]
+    pub record: RecordConfig,
     /// `[roster.NAME]`: agents given here rather than in the agents directory.
     /// A run saves the spec of every agent it plays here, in `experiment.toml`,
     /// so that the saved experiment replays without the agents directory.
@@ -122,6 +125,22 @@ pub struct Openings {
     /// Uniformly random plies played before the agents take over, the same in
     /// both games of a pair, so that deterministic agents do not replay one game.
     pub random_plies: u32,
+}
+
+/// `[record]`: what a run writes besides `games.csv`. Part of the
+/// experiment: a directory run with one setting is not resumed with another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RecordConfig {
+    /// Write every game's moves to `moves.csv` (default); `false` for huge
+    /// runs, whose games can then be seen again only by re-running agents.
+    pub moves: bool,
+}
+
+impl Default for RecordConfig {
+    fn default() -> Self {
+        RecordConfig { moves: true }
+    }
 }
 
 /// How agents are paired.

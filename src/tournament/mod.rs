@@ -1,10 +1,15 @@
 //! The tournament harness: experiments of seeded self-play games, run in
-//! parallel, streamed to `games.csv`.
+//! parallel, streamed to `games.csv` (and every game's moves to `moves.csv`),
+//! replayed and exported from those records.
 
 mod config;
 mod game_row;
 mod lineup;
+mod moves_file;
+mod moves_hash;
+mod pgn;
 mod play;
+mod row_search;
 mod run_dir;
 mod runner;
 mod schedule;
@@ -12,16 +17,24 @@ mod seeding;
 mod timings;
 
 pub use config::{
-    ConfigError, Experiment, Format, Openings, RulesConfig, TournamentConfig, DEFAULT_CONFIG,
-    DEFAULT_CONFIG_NAME,
+    ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig, TournamentConfig,
+    DEFAULT_CONFIG, DEFAULT_CONFIG_NAME,
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat};
+pub use moves_file::{
+    push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
+};
+pub use moves_hash::{
+    move_token, push_moves_text, MovesHash, ParseMovesHashError, FNV_OFFSET_BASIS, FNV_PRIME,
+};
+pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
+pub use row_search::find_row_line;
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };
-pub use runner::{chunk_size, run_games, BlockTimes, RunError, Work};
+pub use runner::{chunk_size, run_games, BlockTimes, RecordSinks, RunError, Work};
 pub use schedule::{Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use timings::{append_timings, RunTimes};

@@ -6,6 +6,9 @@
 //! rows of games `0..k` in order, perhaps followed by a partial line. Opening
 //! the directory again cuts that partial line and continues at game `k`, which
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
+//! When moves are recorded, `moves.csv` is written beside it chunk by chunk;
+//! a kill may leave one file a few rows ahead of the other, so both are cut
+//! to the rows they have in common.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
@@ -14,7 +17,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::config::Experiment;
+use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::play::empty_row;
+use super::runner::RecordSinks;
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 
 /// The game records.
@@ -92,8 +97,20 @@ pub struct RunDir {
     pub dir: PathBuf,
     /// `games.csv`, positioned at its end, ready for the next row.
     pub games: File,
-    /// Games already recorded (rows `0..done`).
+    /// `moves.csv` likewise, when the experiment records moves.
+    pub moves: Option<File>,
+    /// Games already recorded (rows `0..done` of each file).
     pub done: u64,
+}
+
+impl RunDir {
+    /// Where [`crate::tournament::run_games`] writes the next rows.
+    pub fn sinks(&mut self) -> RecordSinks<'_> {
+        RecordSinks {
+            games: &mut self.games,
+            moves: self.moves.as_mut().map(|f| f as &mut dyn Write),
+        }
+    }
 }
 
 /// Opens `dir` for `experiment` (whose `games` is rounded to pairs), creating
@@ -105,7 +122,6 @@ pub fn open_run_dir(
     total_games: u64,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
-    let games_path = dir.join(GAMES_FILE);
     let experiment_path = dir.join(EXPERIMENT_FILE);
     if let Some(why) = difference(dir, experiment)? {
         if !force {
@@ -116,6 +132,7 @@ pub fn open_run_dir(
         }
         for name in [
             GAMES_FILE,
+            MOVES_FILE,
             TIMINGS_FILE,
             EXPERIMENT_FILE,
             SUMMARY_FILE,
@@ -133,7 +150,7 @@ pub fn open_run_dir(
         }
     }
     let created = !dir.exists();
-    let opened = create_and_open(dir, experiment, &experiment_path, &games_path, total_games);
+    let opened = create_and_open(dir, experiment, &experiment_path, total_games);
     if opened.is_err() && created {
         // Nothing half-written: a directory made by this call goes again.
         let _ = fs::remove_dir_all(dir);
@@ -145,7 +162,6 @@ fn create_and_open(
     dir: &Path,
     experiment: &Experiment,
     experiment_path: &Path,
-    games_path: &Path,
     total_games: u64,
 ) -> Result<RunDir, RunDirError> {
     fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
@@ -154,17 +170,38 @@ fn create_and_open(
         fs::write(&tmp, experiment.to_toml()).map_err(io_error(&tmp, "write it"))?;
         fs::rename(&tmp, experiment_path).map_err(io_error(experiment_path, "write it"))?;
     }
-    let (games, done) = if games_path.exists() {
-        resume(games_path, total_games)?
-    } else {
-        let mut file = File::create(games_path).map_err(io_error(games_path, "create it"))?;
-        file.write_all(&csv_header())
-            .map_err(io_error(games_path, "write it"))?;
-        (file, 0)
+    let games_header = csv_header();
+    let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, total_games)?;
+    let mut moves = match experiment.record.moves {
+        true => {
+            let path = dir.join(MOVES_FILE);
+            if games.rows > 0 && !path.exists() {
+                return Err(RunDirError::Corrupt {
+                    path,
+                    line: 1,
+                    message: format!(
+                        "missing, but {GAMES_FILE} holds {} games and the experiment records moves",
+                        games.rows
+                    ),
+                });
+            }
+            Some(Records::open(&path, MOVES_HEADER.as_bytes(), total_games)?)
+        }
+        false => None,
     };
+    // Cut both files to the games they both hold (they agree on the ids:
+    // each holds games 0..rows in order).
+    let done = moves
+        .as_ref()
+        .map_or(games.rows, |m| m.rows.min(games.rows));
+    games.cut_to(done)?;
+    if let Some(moves) = moves.as_mut() {
+        moves.cut_to(done)?;
+    }
     Ok(RunDir {
         dir: dir.to_path_buf(),
-        games,
+        games: games.file,
+        moves: moves.map(|m| m.file),
         done,
     })
 }
@@ -183,79 +220,151 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     };
     let mut ours = experiment.clone();
     ours.threads = saved.threads;
-    Ok((saved != ours).then(|| format!("its {EXPERIMENT_FILE} differs from this experiment")))
+    if saved == ours {
+        return Ok(None);
+    }
+    ours.record = saved.record.clone();
+    if saved == ours {
+        return Ok(Some(format!(
+            "it was run with `[record] moves = {}`, this experiment has moves = {}",
+            saved.record.moves, experiment.record.moves
+        )));
+    }
+    Ok(Some(format!(
+        "its {EXPERIMENT_FILE} differs from this experiment"
+    )))
 }
 
-/// Opens `games.csv` for appending after its last complete row: checks the
-/// header and that rows are games `0..k` in order, cuts a partial last line.
-fn resume(path: &Path, total_games: u64) -> Result<(File, u64), RunDirError> {
-    let corrupt = |line: u64, message: String| RunDirError::Corrupt {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(io_error(path, "open it"))?;
-    let mut reader = BufReader::with_capacity(1 << 16, &mut file);
-    let mut line = Vec::with_capacity(256);
-    let header = csv_header();
-    let mut complete_end = 0u64;
-    let mut done = 0u64;
-    loop {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(io_error(path, "read it"))?;
-        if n == 0 || line.last() != Some(&b'\n') {
-            break;
+/// A record file (`games.csv` or `moves.csv`) opened for resuming.
+struct Records {
+    path: PathBuf,
+    file: File,
+    header: Vec<u8>,
+    /// Complete rows: games `0..rows`.
+    rows: u64,
+    /// The byte just after the last complete row, 0 when not even the header
+    /// is whole.
+    end: u64,
+}
+
+impl Records {
+    /// Opens (or creates, with its header) a record file and finds its rows:
+    /// checks the header and that rows are games `0..k` in order.
+    fn open(path: &Path, header: &[u8], total_games: u64) -> Result<Records, RunDirError> {
+        let created = !path.exists();
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io_error(
+                path,
+                if created { "create it" } else { "open it" },
+            ))?;
+        let mut records = Records {
+            path: path.to_path_buf(),
+            file,
+            header: header.to_vec(),
+            rows: 0,
+            end: 0,
+        };
+        (records.rows, records.end) = records.scan(u64::MAX)?;
+        if records.rows > total_games {
+            return Err(records.corrupt(
+                records.rows + 1,
+                format!(
+                    "{} rows, but the experiment has only {total_games} games",
+                    records.rows
+                ),
+            ));
         }
-        if complete_end == 0 {
-            if line != header {
-                return Err(corrupt(
-                    1,
-                    "not the games.csv header of this harness".into(),
-                ));
+        Ok(records)
+    }
+
+    fn corrupt(&self, line: u64, message: String) -> RunDirError {
+        RunDirError::Corrupt {
+            path: self.path.clone(),
+            line,
+            message,
+        }
+    }
+
+    /// Reads at most `limit` rows from the start: (complete rows, end of the last).
+    fn scan(&mut self, limit: u64) -> Result<(u64, u64), RunDirError> {
+        self.file
+            .seek(SeekFrom::Start(0))
+            .map_err(io_error(&self.path, "seek in it"))?;
+        let mut reader = BufReader::with_capacity(1 << 16, &mut self.file);
+        let mut line = Vec::with_capacity(256);
+        let mut complete_end = 0u64;
+        let mut done = 0u64;
+        let mut error = None;
+        while done < limit {
+            line.clear();
+            let n = reader
+                .read_until(b'\n', &mut line)
+                .map_err(io_error(&self.path, "read it"))?;
+            if n == 0 || line.last() != Some(&b'\n') {
+                break;
             }
+            if complete_end == 0 {
+                if line != self.header {
+                    let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+                    error = Some((1, format!("not the {name} header of this harness")));
+                    break;
+                }
+            } else {
+                let id = line.split(|&b| b == b',').next().unwrap_or_default();
+                if std::str::from_utf8(id)
+                    .ok()
+                    .and_then(|s| s.parse::<u64>().ok())
+                    != Some(done)
+                {
+                    error = Some((done + 2, format!("expected the row of game {done}")));
+                    break;
+                }
+                done += 1;
+            }
+            complete_end += n as u64;
+        }
+        match error {
+            Some((line, message)) => Err(self.corrupt(line, message)),
+            None => Ok((done, complete_end)),
+        }
+    }
+
+    /// Cuts the file after row `rows - 1` (a partial last line too), or
+    /// rewrites a torn header, and leaves it positioned at its end.
+    fn cut_to(&mut self, rows: u64) -> Result<(), RunDirError> {
+        let path = self.path.clone();
+        let end = if rows < self.rows {
+            self.scan(rows)?.1
         } else {
-            let id = line.split(|&b| b == b',').next().unwrap_or_default();
-            if std::str::from_utf8(id)
-                .ok()
-                .and_then(|s| s.parse::<u64>().ok())
-                != Some(done)
-            {
-                return Err(corrupt(
-                    done + 2,
-                    format!("expected the row of game {done}"),
-                ));
-            }
-            done += 1;
+            self.end
+        };
+        if end == 0 {
+            // Not even a whole header: the run was killed as it started.
+            self.file
+                .set_len(0)
+                .map_err(io_error(&path, "truncate it"))?;
+            self.file
+                .seek(SeekFrom::Start(0))
+                .map_err(io_error(&path, "seek in it"))?;
+            self.file
+                .write_all(&self.header)
+                .map_err(io_error(&path, "write it"))?;
+        } else {
+            self.file
+                .set_len(end)
+                .map_err(io_error(&path, "truncate it"))?;
         }
-        complete_end += n as u64;
+        self.file
+            .seek(SeekFrom::End(0))
+            .map_err(io_error(&path, "seek in it"))?;
+        self.rows = rows;
+        Ok(())
     }
-    drop(reader);
-    if done > total_games {
-        return Err(corrupt(
-            done + 1,
-            format!("{done} rows, but the experiment has only {total_games} games"),
-        ));
-    }
-    if complete_end == 0 {
-        // Not even a whole header: the run was killed as it started.
-        file.set_len(0).map_err(io_error(path, "truncate it"))?;
-        file.seek(SeekFrom::Start(0))
-            .map_err(io_error(path, "seek in it"))?;
-        file.write_all(&header)
-            .map_err(io_error(path, "write it"))?;
-        return Ok((file, 0));
-    }
-    file.set_len(complete_end)
-        .map_err(io_error(path, "truncate it"))?;
-    file.seek(SeekFrom::End(0))
-        .map_err(io_error(path, "seek in it"))?;
-    Ok((file, done))
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Runs a range of scheduled games in parallel and writes their rows in id order.
 //!
 //! Work is cut into chunks of consecutive game ids. Workers (a rayon pool)
-//! play a chunk and format its rows to CSV bytes; the calling thread keeps a
-//! small reorder buffer and writes chunks strictly in order, as soon as each
-//! next one is ready. At most a few chunks per thread are in flight, so memory
+//! play a chunk and format its rows to CSV bytes (and, when moves are
+//! recorded, its `moves.csv` rows); the calling thread keeps a small reorder
+//! buffer and writes chunks strictly in order, as soon as each next one is
+//! ready. At most a few chunks per thread are in flight, so memory
 //! stays flat however many games a run has, and the bytes written do not depend
 //! on the number of threads or on which finishes first.
 
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::lineup::Lineup;
+use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
 use super::schedule::Schedule;
 
@@ -49,6 +51,14 @@ pub struct Work<'a> {
     pub random_plies: u32,
 }
 
+/// Where the rows of a run go, each flushed after every chunk.
+pub struct RecordSinks<'a> {
+    /// The rows of `games.csv`, without header.
+    pub games: &'a mut dyn Write,
+    /// The rows of `moves.csv`, without header; `None` records no moves.
+    pub moves: Option<&'a mut dyn Write>,
+}
+
 /// Worker time spent per (variant, board, pairing) block.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BlockTimes {
@@ -67,6 +77,8 @@ impl BlockTimes {
 /// One chunk's output.
 struct Chunk {
     csv: Vec<u8>,
+    /// Its `moves.csv` rows; empty when moves are not recorded.
+    moves: Vec<u8>,
     games: u64,
     times: BlockTimes,
 }
@@ -82,15 +94,17 @@ pub fn chunk_size(lineup: &Lineup) -> u64 {
 }
 
 /// Plays games `ids` with `threads` workers (0 = all cores) and writes their
-/// rows, without header, to `out` in id order, flushing after every chunk.
-/// `progress` is told the number of games written so far after each write.
+/// rows, without header, to `out` in id order (each chunk's games rows, then
+/// its moves rows), flushing after every chunk. `progress` is told the number
+/// of games written so far after each write.
 pub fn run_games(
     work: Work<'_>,
     ids: Range<u64>,
     threads: usize,
-    out: &mut impl Write,
+    mut out: RecordSinks<'_>,
     mut progress: impl FnMut(u64),
 ) -> Result<BlockTimes, RunError> {
+    let record_moves = out.moves.is_some();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -117,7 +131,7 @@ pub fn run_games(
                 let k = submitted;
                 scope.spawn(move |_| {
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((k, play_chunk(work, range)));
+                    let _ = tx.send((k, play_chunk(work, range, record_moves)));
                 });
                 submitted += 1;
             }
@@ -142,7 +156,7 @@ pub fn run_games(
                 continue;
             }
             while let Some(done) = ready.remove(&next_write) {
-                if let Err(err) = out.write_all(&done.csv).and_then(|()| out.flush()) {
+                if let Err(err) = write_chunk(&mut out, &done) {
                     failure = Some((next_write, RunError::Write(err)));
                     break;
                 }
@@ -161,11 +175,25 @@ pub fn run_games(
     }
 }
 
-/// Plays one chunk of consecutive games and formats their rows.
-fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, GameFailure> {
+/// Writes and flushes a chunk's rows.
+fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk) -> io::Result<()> {
+    out.games.write_all(&chunk.csv)?;
+    out.games.flush()?;
+    if let Some(moves) = out.moves.as_mut() {
+        moves.write_all(&chunk.moves)?;
+        moves.flush()?;
+    }
+    Ok(())
+}
+
+/// Plays one chunk of consecutive games and formats their rows (and their
+/// moves when `record_moves`).
+fn play_chunk(work: Work<'_>, ids: Range<u64>, record_moves: bool) -> Result<Chunk, GameFailure> {
+    let games = (ids.end - ids.start) as usize;
     let mut csv = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(Vec::with_capacity(96 * (ids.end - ids.start) as usize));
+        .from_writer(Vec::with_capacity(112 * games));
+    let mut moves = Vec::with_capacity(if record_moves { 160 * games } else { 0 });
     let mut row = empty_row();
     let mut times = BlockTimes::default();
     let mut block_start = (
@@ -182,6 +210,9 @@ fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, GameFailure> {
         let game = play_scheduled(&scheduled, work.random_plies, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, work.random_plies, work.lineup, &game);
         csv.serialize(&row).expect("a row serialises to memory");
+        if record_moves {
+            push_moves_row(&mut moves, id, game.moves());
+        }
     }
     times.add(
         block_start.0,
@@ -191,6 +222,7 @@ fn play_chunk(work: Work<'_>, ids: Range<u64>) -> Result<Chunk, GameFailure> {
     let csv = csv.into_inner().expect("flushing to memory cannot fail");
     Ok(Chunk {
         csv,
+        moves,
         games: ids.end - ids.start,
         times,
     })

@@ -1,6 +1,14 @@
 use super::*;
 
+/// An experiment that records no moves: `games.csv` alone.
 fn experiment(seed: u64) -> Experiment {
+    let mut e = with_moves(seed);
+    e.record.moves = false;
+    e
+}
+
+/// An experiment that records moves (the default).
+fn with_moves(seed: u64) -> Experiment {
     let mut e = Experiment::parse(
         &format!(
             "name = \"t\"\nseed = {seed}\ngames = 2\n[tournament]\nformat = \"self-play\"\nagents = [\"random\"]\n"
@@ -14,16 +22,129 @@ fn experiment(seed: u64) -> Experiment {
 
 fn row_line(id: u64) -> String {
     format!(
-        "{id},{},ii,6,4,random,random,1,,S,30,18,40,normal\n",
+        "{id},{},ii,6,4,random,random,1,,S,30,18,40,normal,00000000000000{id:02x}\n",
         id / 2
     )
+}
+
+fn moves_line(id: u64) -> String {
+    format!("{id},{} 2 pass\n", id % 6 + 1)
+}
+
+fn games_text(rows: u64, torn: &str) -> String {
+    let mut text = String::from_utf8(csv_header()).unwrap();
+    text.extend((0..rows).map(row_line));
+    text + torn
+}
+
+fn moves_text(rows: u64, torn: &str) -> String {
+    let mut text = MOVES_HEADER.to_string();
+    text.extend((0..rows).map(moves_line));
+    text + torn
+}
+
+#[test]
+fn both_files_are_cut_to_the_games_they_both_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let run = open_run_dir(dir, &with_moves(1), 6, false).unwrap();
+    assert_eq!(
+        fs::read_to_string(dir.join(MOVES_FILE)).unwrap(),
+        MOVES_HEADER
+    );
+    assert!(run.moves.is_some());
+    drop(run);
+    for (games, moves) in [(3, 2), (2, 4), (0, 3), (3, 0)] {
+        fs::write(dir.join(GAMES_FILE), games_text(games, "5,2,ii,6")).unwrap();
+        fs::write(dir.join(MOVES_FILE), moves_text(moves, "9,1 2")).unwrap();
+        let mut run = open_run_dir(dir, &with_moves(1), 6, false).unwrap();
+        let done = games.min(moves);
+        assert_eq!(run.done, done);
+        let mut sinks = run.sinks();
+        sinks.games.write_all(row_line(done).as_bytes()).unwrap();
+        let moves_sink = sinks.moves.as_mut().unwrap();
+        moves_sink.write_all(moves_line(done).as_bytes()).unwrap();
+        drop(run);
+        assert_eq!(
+            fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
+            games_text(done + 1, "")
+        );
+        assert_eq!(
+            fs::read_to_string(dir.join(MOVES_FILE)).unwrap(),
+            moves_text(done + 1, "")
+        );
+    }
+    // A torn header of moves.csv is rewritten, and games.csv cut to nothing.
+    fs::write(dir.join(MOVES_FILE), "game_i").unwrap();
+    assert_eq!(open_run_dir(dir, &with_moves(1), 6, false).unwrap().done, 0);
+    assert_eq!(
+        fs::read_to_string(dir.join(MOVES_FILE)).unwrap(),
+        MOVES_HEADER
+    );
+    assert_eq!(fs::read(dir.join(GAMES_FILE)).unwrap(), csv_header());
+}
+
+#[test]
+fn a_missing_or_bad_moves_file_is_refused_and_nothing_is_cut() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    drop(open_run_dir(dir, &with_moves(1), 6, false).unwrap());
+    fs::write(dir.join(GAMES_FILE), games_text(2, "")).unwrap();
+    fs::remove_file(dir.join(MOVES_FILE)).unwrap();
+    for _ in 0..2 {
+        let err = open_run_dir(dir, &with_moves(1), 6, false).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("moves.csv: line 1: missing, but games.csv holds 2 games"),
+            "{err}"
+        );
+        assert!(!dir.join(MOVES_FILE).exists());
+        assert_eq!(
+            fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
+            games_text(2, "")
+        );
+    }
+    fs::write(dir.join(MOVES_FILE), moves_text(1, "") + &moves_line(3)).unwrap();
+    let err = open_run_dir(dir, &with_moves(1), 6, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("moves.csv: line 3: expected the row of game 1"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join(GAMES_FILE)).unwrap(),
+        games_text(2, "")
+    );
+}
+
+#[test]
+fn switching_moves_on_or_off_is_another_experiment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    drop(open_run_dir(dir, &with_moves(1), 6, false).unwrap());
+    let err = open_run_dir(dir, &experiment(1), 6, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`[record] moves = true`, this experiment has moves = false")
+            && err.to_string().contains("--force"),
+        "{err}"
+    );
+    let run = open_run_dir(dir, &experiment(1), 6, true).unwrap();
+    assert!(run.moves.is_none() && !dir.join(MOVES_FILE).exists());
+    drop(run);
+    let err = open_run_dir(dir, &with_moves(1), 6, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("moves = false`, this experiment has moves = true"),
+        "{err}"
+    );
 }
 
 #[test]
 fn header_names_the_row_fields_in_order() {
     let header = String::from_utf8(csv_header()).unwrap();
     assert!(header.starts_with("game_id,pair_id,variant,holes,seeds,south,north,"));
-    assert!(header.ends_with("plies,ending\n"));
+    assert!(header.ends_with("plies,ending,moves_hash\n"));
 }
 
 #[test]

@@ -16,6 +16,29 @@ fn experiment(games: u64) -> Experiment {
     e
 }
 
+/// The games rows and the moves rows of games `ids`.
+fn run_both(
+    e: &Experiment,
+    lineup: &Lineup,
+    ids: Range<u64>,
+    threads: usize,
+) -> (Vec<u8>, Vec<u8>) {
+    let schedule = Schedule::new(e);
+    let work = Work {
+        schedule: &schedule,
+        lineup,
+        random_plies: e.openings.random_plies,
+    };
+    let (mut games, mut moves) = (Vec::new(), Vec::new());
+    let sinks = RecordSinks {
+        games: &mut games,
+        moves: Some(&mut moves),
+    };
+    run_games(work, ids, threads, sinks, |_| {}).unwrap();
+    (games, moves)
+}
+
+/// The games rows of games `ids`, recording no moves.
 fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<u8> {
     let schedule = Schedule::new(e);
     let work = Work {
@@ -24,8 +47,42 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
         random_plies: e.openings.random_plies,
     };
     let mut out = Vec::new();
-    run_games(work, ids, threads, &mut out, |_| {}).unwrap();
+    let sinks = RecordSinks {
+        games: &mut out,
+        moves: None,
+    };
+    run_games(work, ids, threads, sinks, |_| {}).unwrap();
     out
+}
+
+#[test]
+fn moves_rows_follow_the_games_rows_whatever_the_threads_and_the_split() {
+    let e = experiment(700);
+    let lineup = Lineup::new(e.agent_specs());
+    let (games, moves) = run_both(&e, &lineup, 0..1400, 1);
+    assert_eq!(games, run(&e, &lineup, 0..1400, 2));
+    assert_eq!(
+        (games.clone(), moves.clone()),
+        run_both(&e, &lineup, 0..1400, 2)
+    );
+    let (a, b) = (
+        run_both(&e, &lineup, 0..555, 2),
+        run_both(&e, &lineup, 555..1400, 2),
+    );
+    assert_eq!(moves, [a.1, b.1].concat());
+    let text = String::from_utf8(moves).unwrap();
+    let ids: Vec<u64> = text
+        .lines()
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids, (0..1400).collect::<Vec<_>>());
+    // The moves of each game start with its opening (one random ply here).
+    let games = String::from_utf8(games).unwrap();
+    for (g, m) in games.lines().zip(text.lines()) {
+        let opening = g.split(',').nth(8).unwrap();
+        let moves = m.split(',').nth(1).unwrap();
+        assert_eq!(moves.split(' ').next(), Some(opening), "{g} / {m}");
+    }
 }
 
 #[test]
@@ -89,10 +146,13 @@ fn a_write_error_stops_the_run_without_hanging() {
         random_plies: 0,
     };
     let mut written = 0;
-    let err = run_games(work, 0..40_000, 2, &mut Failing { left: 100_000 }, |n| {
-        written = n
-    })
-    .unwrap_err();
+    let mut failing = Failing { left: 100_000 };
+    let mut moves = Vec::new();
+    let sinks = RecordSinks {
+        games: &mut failing,
+        moves: Some(&mut moves),
+    };
+    let err = run_games(work, 0..40_000, 2, sinks, |n| written = n).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
     assert!(written < 40_000);
 }

@@ -1,0 +1,260 @@
+//! `moves.csv`: the whole of every game, so that a game can be seen again,
+//! exported or checked without running its agents (impossible for a time
+//! budget or an agent in another process).
+//!
+//! Two columns, `game_id,moves`, one row per game in game-id order, written
+//! beside `games.csv` by the same ordered writer. `moves` is the game from the
+//! start position, opening included, as space-separated tokens of RULES.md
+//! (hole numbers `1..n` of the side to move, or `pass`); its FNV-1a hash is
+//! the `moves_hash` column of `games.csv`. No field ever needs quoting, so
+//! rows are formatted straight into the chunk's bytes, without the csv crate.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::moves_hash::{push_moves_text, MovesHash};
+use crate::moves::Move;
+
+/// The move records.
+pub const MOVES_FILE: &str = "moves.csv";
+
+/// The header line of `moves.csv`, with its newline.
+pub const MOVES_HEADER: &str = "game_id,moves\n";
+
+/// A `moves.csv` that cannot be read.
+#[derive(Debug, Error)]
+pub enum MovesFileError {
+    /// The file could not be opened or read.
+    #[error("cannot read {}: {cause}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        cause: io::Error,
+    },
+    /// A line is not a row of moves.
+    #[error("{}, line {line}: {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line, counted from 1 (the header is line 1).
+        line: u64,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+/// Appends the row of one game (`17,3 5 pass 2` and a newline) to `out`.
+pub fn push_moves_row(out: &mut Vec<u8>, game_id: u64, moves: &[Move]) {
+    push_decimal(out, game_id);
+    out.push(b',');
+    push_moves_text(out, moves);
+    out.push(b'\n');
+}
+
+/// Appends `n` in decimal: a tiny itoa for the hot path.
+fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// One row of `moves.csv`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovesRow {
+    /// The game.
+    pub game_id: u64,
+    /// Its moves from the start position, opening included.
+    pub moves: Vec<Move>,
+}
+
+impl MovesRow {
+    /// Reads a row (without its newline) into `self`, reusing its move list;
+    /// the error says what is wrong.
+    pub fn parse_into(&mut self, line: &str) -> Result<(), String> {
+        let (id, moves) = line
+            .split_once(',')
+            .ok_or_else(|| "expected `game_id,moves`".to_string())?;
+        self.game_id = id
+            .parse()
+            .map_err(|_| format!("column `game_id`: {id:?} is not a game id"))?;
+        self.moves.clear();
+        if !moves.is_empty() {
+            for token in moves.split(' ') {
+                let mv = token
+                    .parse()
+                    .map_err(|err| format!("column `moves`: {err}"))?;
+                self.moves.push(mv);
+            }
+        }
+        Ok(())
+    }
+
+    /// The text of the `moves` column.
+    pub fn moves_text(&self) -> String {
+        let mut out = Vec::new();
+        push_moves_text(&mut out, &self.moves);
+        String::from_utf8(out).expect("move tokens are ASCII")
+    }
+
+    /// The hash of the moves, as in the `moves_hash` column of `games.csv`.
+    pub fn hash(&self) -> MovesHash {
+        MovesHash::of_moves(&self.moves)
+    }
+}
+
+/// Reads a `moves.csv` row by row, holding one row at a time, checking the
+/// header and that game ids increase.
+#[derive(Debug)]
+pub struct MovesReader {
+    reader: BufReader<File>,
+    path: PathBuf,
+    line: u64,
+    text: String,
+    previous: Option<u64>,
+}
+
+impl MovesReader {
+    /// Opens `path` and checks its header.
+    pub fn open(path: &Path) -> Result<MovesReader, MovesFileError> {
+        let file = File::open(path).map_err(|cause| MovesFileError::Read {
+            path: path.to_path_buf(),
+            cause,
+        })?;
+        let mut reader = MovesReader {
+            reader: BufReader::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+            line: 0,
+            text: String::new(),
+            previous: None,
+        };
+        if !reader.read_line()? || reader.text != MOVES_HEADER.trim_end() {
+            return Err(reader.error("not the moves.csv header `game_id,moves`".into()));
+        }
+        Ok(reader)
+    }
+
+    /// Reads the next row into `row`; `false` at the end of the file. A last
+    /// line without its newline (a run killed mid-write) is not a row.
+    pub fn next_row(&mut self, row: &mut MovesRow) -> Result<bool, MovesFileError> {
+        if !self.read_line()? {
+            return Ok(false);
+        }
+        row.parse_into(&self.text)
+            .map_err(|message| self.error(message))?;
+        if let Some(previous) = self.previous.filter(|&p| row.game_id <= p) {
+            return Err(self.error(format!(
+                "game {} comes after game {previous}: rows must be in game-id order",
+                row.game_id
+            )));
+        }
+        self.previous = Some(row.game_id);
+        Ok(true)
+    }
+
+    /// The line of the row read last (the header is line 1).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// An error at the current line.
+    pub fn error(&self, message: String) -> MovesFileError {
+        MovesFileError::Parse {
+            path: self.path.clone(),
+            line: self.line,
+            message,
+        }
+    }
+
+    fn read_line(&mut self) -> Result<bool, MovesFileError> {
+        self.text.clear();
+        let n = self
+            .reader
+            .read_line(&mut self.text)
+            .map_err(|cause| MovesFileError::Read {
+                path: self.path.clone(),
+                cause,
+            })?;
+        if n == 0 || !self.text.ends_with('\n') {
+            return Ok(false);
+        }
+        self.text.pop();
+        self.line += 1;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_written_and_read_back() {
+        let mut out = Vec::new();
+        push_moves_row(&mut out, 0, &[Move::Sow(2), Move::Pass, Move::Sow(15)]);
+        push_moves_row(&mut out, 1_234_567_890_123, &[]);
+        push_moves_row(&mut out, u64::MAX, &[Move::Sow(9)]);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "0,3 pass 16\n1234567890123,\n18446744073709551615,10\n"
+        );
+        let mut row = MovesRow::default();
+        let lines: Vec<&str> = text.lines().collect();
+        row.parse_into(lines[0]).unwrap();
+        assert_eq!(row.game_id, 0);
+        assert_eq!(row.moves, [Move::Sow(2), Move::Pass, Move::Sow(15)]);
+        assert_eq!(row.moves_text(), "3 pass 16");
+        row.parse_into(lines[1]).unwrap();
+        assert_eq!((row.game_id, row.moves.len()), (1_234_567_890_123, 0));
+        assert_eq!(row.hash(), MovesHash::of_text(b""));
+    }
+
+    #[test]
+    fn bad_rows_name_the_column() {
+        let mut row = MovesRow::default();
+        let err = row.parse_into("x,3").unwrap_err();
+        assert!(err.contains("game_id"), "{err}");
+        let err = row.parse_into("3,3 17").unwrap_err();
+        assert!(err.contains("moves") && err.contains("\"17\""), "{err}");
+        let err = row.parse_into("3,3  4").unwrap_err();
+        assert!(err.contains("moves"), "{err}");
+        assert!(row.parse_into("3").is_err());
+    }
+
+    #[test]
+    fn the_reader_checks_header_and_order_and_skips_a_torn_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(MOVES_FILE);
+        std::fs::write(&path, format!("{MOVES_HEADER}0,1 2\n1,3\n2,4 5")).unwrap();
+        let mut reader = MovesReader::open(&path).unwrap();
+        let mut row = MovesRow::default();
+        let mut ids = Vec::new();
+        while reader.next_row(&mut row).unwrap() {
+            ids.push(row.game_id);
+        }
+        assert_eq!(ids, [0, 1]);
+        std::fs::write(&path, format!("{MOVES_HEADER}1,1\n0,2\n")).unwrap();
+        let mut reader = MovesReader::open(&path).unwrap();
+        assert!(reader.next_row(&mut row).unwrap());
+        let err = reader.next_row(&mut row).unwrap_err().to_string();
+        assert!(
+            err.ends_with("line 3: game 0 comes after game 1: rows must be in game-id order"),
+            "{err}"
+        );
+        std::fs::write(&path, "game_id,moves,x\n").unwrap();
+        let err = MovesReader::open(&path).unwrap_err().to_string();
+        assert!(err.contains("line 1: not the moves.csv header"), "{err}");
+    }
+}
