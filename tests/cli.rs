@@ -160,5 +160,8 @@ fn tables_too_large_for_memory_are_refused_up_front() {
         err.contains("the layer of 32 seeds on 2x6 has 5752004349 boards: too many to solve"),
         "{err}"
     );
-    assert!(!dir.exists(), "the table directory was made before the check");
+    assert!(
+        !dir.exists(),
+        "the table directory was made before the check"
+    );
 }

@@ -488,3 +488,31 @@ fn issue9_captures_refuses_an_impossible_layer_up_front() {
         "{err}"
     );
 }
+
+/// Item 12 (and the class of item 13): a table is written through a temporary
+/// file created afresh; a link planted at that name is replaced, never
+/// followed, so its target is left alone.
+#[cfg(unix)]
+#[test]
+fn issue9_item12_saving_never_writes_through_a_planted_link() {
+    let dir = scratch("item12-link");
+    let mut tb = Tablebase::new(Variant::Iii, 2).expect("a valid board");
+    tb.ensure(4, None, &|_| {}).expect("built");
+    let key = tb.key(4);
+    let path = dir.join(key.file_name());
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me").expect("writable");
+    let temp = dir.join(format!(".{}.{}.tmp", key.file_name(), std::process::id()));
+    std::os::unix::fs::symlink(&victim, &temp).expect("a link");
+    table::save(&path, key, tb.layer(4).expect("built")).expect("saved");
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("readable"),
+        "keep me"
+    );
+    assert!(!temp.exists() && std::fs::symlink_metadata(&temp).is_err());
+    assert_eq!(
+        table::load(&path, key).expect("a good file").as_slice(),
+        tb.layer(4).expect("built")
+    );
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+}

@@ -305,3 +305,37 @@ fn half_sweep(own: Half<'_>, other: &[i8], other_changed: &[u64], all: bool) -> 
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 9 item 14: an allocation the solver cannot make is an error
+    /// carrying its size, not an abort of the process.
+    #[test]
+    fn issue9_item14_allocation_failure_is_an_error() {
+        let len = usize::MAX / 4;
+        assert_eq!(zeroed::<u64>(len), Err(u64::MAX));
+        assert_eq!(
+            with_capacity::<u32>(len).map(|v| v.len()),
+            Err(len as u64 * 4)
+        );
+        assert_eq!(zeroed::<u8>(1 << 40 << 20).err(), Some(1 << 60));
+        assert_eq!(zeroed::<i8>(3), Ok(vec![0, 0, 0]));
+    }
+
+    /// The same, through a layer build: the error names the layer.
+    #[test]
+    fn out_of_memory_names_the_layer() {
+        let err = SolveError::OutOfMemory {
+            holes: 6,
+            seeds: 20,
+            bytes: 1 << 30,
+        };
+        assert_eq!(
+            err.to_string(),
+            "out of memory building the layer of 20 seeds on 2x6: cannot allocate \
+             1073741824 more bytes; ask for fewer seeds on the board"
+        );
+    }
+}

@@ -313,12 +313,18 @@ pub fn save(path: &Path, key: TableKey, values: &[i8]) -> Result<(), TableError>
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    // `create_new` refuses an existing file or link: a planted link is never followed.
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(write_err)?;
+    // `create_new` refuses an existing file or link: a planted link is never
+    // followed. One left by a killed process of the same id is removed (the
+    // link itself, not its target) and the creation tried once more.
+    let create = || OpenOptions::new().write(true).create_new(true).open(&temp);
+    let file = match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&temp).map_err(write_err)?;
+            create()
+        }
+        other => other,
+    }
+    .map_err(write_err)?;
     let written = write_all(file, &header, values).and_then(|()| std::fs::rename(&temp, path));
     if let Err(source) = written {
         // Best effort: the temporary file is never read, only in the way.
