@@ -145,7 +145,8 @@ fn tables_too_large_for_memory_are_refused_up_front() {
     if !std::path::Path::new("/proc/meminfo").exists() {
         return;
     }
-    let dir = std::env::temp_dir().join("hoyito-cli-probe-too-large");
+    let dir =
+        std::env::temp_dir().join(format!("hoyito-cli-probe-too-large-{}", std::process::id()));
     let err = error_of(&[
         "probe",
         "--variant",

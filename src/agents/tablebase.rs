@@ -27,7 +27,8 @@ use crate::solver::{SolveError, Tablebase};
 /// last seeds, leftovers of stalled games go to nobody); under other options the
 /// agent plays as its fallback or search without tables. Only the layers a game
 /// can reach are built: up to the smaller of `max_seeds` and the seeds of the
-/// board (2x4 with one seed per hole needs layers 0 to 8, whatever `max_seeds`).
+/// board (2x4 with one seed per hole needs layers 0 to 8, whatever `max_seeds`),
+/// or of the position a game starts from when it holds more.
 ///
 /// Building can fail (not enough memory): [`prepare_tables`] reports why, and
 /// the harness calls it for every agent and board before the first game, so
@@ -36,7 +37,8 @@ pub struct TablebaseAgent {
     max_seeds: u32,
     depth: u32,
     fallback: Option<Box<dyn Agent>>,
-    tables: Option<(Rules, Option<Arc<Tablebase>>)>,
+    /// The tables in use: for these rules, up to this layer.
+    tables: Option<(Rules, u32, Option<Arc<Tablebase>>)>,
 }
 
 /// Why a tablebase agent cannot start: its tables cannot be built.
@@ -66,23 +68,24 @@ impl TablebaseAgent {
         }
     }
 
-    /// The tables for `rules`, built on first use in this process; `None` where
-    /// they do not hold for its options.
+    /// The tables for `rules` covering a board of `seeds` seeds, built on first
+    /// use in this process; `None` where they do not hold for its options.
     ///
     /// # Panics
     /// When they cannot be built and [`prepare_tables`] was not asked first
     /// (it returns the same failure as an error).
-    fn tables(&mut self, rules: &Rules) -> Option<Arc<Tablebase>> {
+    fn tables(&mut self, rules: &Rules, seeds: u32) -> Option<Arc<Tablebase>> {
+        let top = top_layer(rules, self.max_seeds, seeds);
         match &self.tables {
-            Some((for_rules, tables)) if for_rules == rules => tables.clone(),
+            Some((for_rules, have, tables)) if for_rules == rules && *have >= top => tables.clone(),
             _ => {
-                let tables = shared_tables(rules, self.max_seeds).unwrap_or_else(|err| {
+                let tables = tables_up_to(rules, top).unwrap_or_else(|err| {
                     panic!(
                         "{err}: {} (prepare_tables reports this before play)",
                         err.cause
                     )
                 });
-                self.tables = Some((*rules, tables.clone()));
+                self.tables = Some((*rules, top, tables.clone()));
                 tables
             }
         }
@@ -102,24 +105,29 @@ pub fn prepare_tables(spec: &AgentSpec, rules: &Rules) -> Result<(), TablebaseAg
 /// Tables built (or refused) in this process, by variant, holes and largest layer.
 type Cache = Mutex<HashMap<(Variant, u8, u32), Result<Arc<Tablebase>, TablebaseAgentError>>>;
 
-/// The largest layer the tables need for games under `rules`: no game holds
-/// more seeds than the board starts with.
-fn top_layer(rules: &Rules, max_seeds: u32) -> u32 {
-    max_seeds.min(rules.total_seeds())
+/// The largest layer the tables need for games under `rules` on a board now
+/// holding `seeds` seeds: captures only remove seeds, so no game holds more
+/// than it starts with, the board's seeds unless it starts from a position.
+fn top_layer(rules: &Rules, max_seeds: u32, seeds: u32) -> u32 {
+    max_seeds.min(rules.total_seeds().max(seeds))
 }
 
-/// The tables a tablebase agent with `max_seeds` uses for games under `rules`,
-/// built on first use in this process and shared: the layers up to the smaller
-/// of `max_seeds` and the seeds of the board, or `Ok(None)` when tables do not
-/// hold for the options of `rules`.
+/// The tables a tablebase agent with `max_seeds` uses for games under `rules`
+/// from their start, built on first use in this process and shared: the layers
+/// up to the smaller of `max_seeds` and the seeds of the board, or `Ok(None)`
+/// when tables do not hold for the options of `rules`.
 pub fn shared_tables(
     rules: &Rules,
     max_seeds: u32,
 ) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
+    tables_up_to(rules, top_layer(rules, max_seeds, 0))
+}
+
+/// The tables for `rules` with every layer from 0 to `top`, shared.
+fn tables_up_to(rules: &Rules, top: u32) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
     if rules.last_four != LastFour::Capturer || rules.stall.leftover != Leftover::None {
         return Ok(None);
     }
-    let top = top_layer(rules, max_seeds);
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let mut cache = CACHE
         .get_or_init(Cache::default)
@@ -153,7 +161,7 @@ fn build_tables(rules: &Rules, top: u32) -> Result<Arc<Tablebase>, SolveError> {
 impl Agent for TablebaseAgent {
     fn choose(&mut self, game: &Game, rng: &mut AgentRng) -> Move {
         let pos = game.position();
-        let tables = self.tables(game.rules());
+        let tables = self.tables(game.rules(), pos.seeds_on_board());
         if let Some(mv) = tables.as_deref().and_then(|tb| perfect_move(tb, pos)) {
             return mv;
         }
@@ -173,7 +181,7 @@ impl Agent for TablebaseAgent {
     }
 
     fn new_game(&mut self, rules: &Rules) {
-        self.tables(rules);
+        self.tables(rules, 0);
         if let Some(fallback) = &mut self.fallback {
             fallback.new_game(rules);
         }
