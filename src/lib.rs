@@ -32,6 +32,7 @@ pub use agents::{
     AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
     RosterError, Score, SearchInfo, StallTracker, TablebaseAgent, TURN_SEARCH_LIMIT,
 };
+pub use agents::{prepare_tables, shared_tables, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};

@@ -64,6 +64,10 @@ impl FromStr for Move {
         if s.eq_ignore_ascii_case("pass") {
             return Ok(Move::Pass);
         }
+        // Digits only, as counts are read (notation.rs): `+3` is refused like `+4`.
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseMoveError(s.to_string()));
+        }
         s.parse::<u8>()
             .ok()
             .and_then(Move::hole)
@@ -152,6 +156,17 @@ mod tests {
         assert!("0".parse::<Move>().is_err());
         assert!("17".parse::<Move>().is_err());
         assert!("x".parse::<Move>().is_err());
+    }
+
+    /// Issue 9 item 18: `+3` was accepted as a move while `+4` is refused as a
+    /// count; both read digits only now.
+    #[test]
+    fn issue9_item18_signed_moves_are_refused_like_signed_counts() {
+        for text in ["+3", "-3", " 3", "3 ", "", "0x3"] {
+            assert_eq!(text.parse::<Move>(), Err(ParseMoveError(text.into())));
+        }
+        assert!("+4,4/4,4 S 0-0".parse::<crate::Position>().is_err());
+        assert_eq!("03".parse::<Move>(), Ok(Move::Sow(2)));
     }
 
     #[test]

@@ -38,15 +38,23 @@ fn apply_prints_the_position_after_the_moves_as_its_last_line() {
     ]);
     assert!(out.status.success());
     assert_eq!(last_line(&out), "1,0,0/0,2,2 S 4-0");
-    let out = hoyito(&["apply", "-v", "i", "-p", "0,0,0/1,2,0 S 0-0", "pass", "2"]);
+    let out = hoyito(&[
+        "apply",
+        "--variant",
+        "i",
+        "-p",
+        "0,0,0/1,2,0 S 0-0",
+        "pass",
+        "2",
+    ]);
     // North sows N2 (2 seeds): N3, then S1 across the wrap.
     assert_eq!(last_line(&out), "1,0,0/1,0,1 S 0-0");
-    let traced = hoyito(&["apply", "-v", "iii", "-p", START, "--trace", "1"]);
+    let traced = hoyito(&["apply", "--variant", "iii", "-p", START, "--trace", "1"]);
     let text = String::from_utf8_lossy(&traced.stdout);
     assert!(text.contains("pick up 4 from S1"), "{text}");
     assert_eq!(
         last_line(&traced),
-        last_line(&hoyito(&["apply", "-v", "iii", "-p", START, "1"]))
+        last_line(&hoyito(&["apply", "--variant", "iii", "-p", START, "1"]))
     );
 }
 
@@ -62,7 +70,16 @@ fn perft_prints_the_count_as_its_last_line() {
         "5",
     ]);
     assert_eq!(last_line(&out), "4056");
-    let divided = hoyito(&["perft", "-v", "i", "-p", START, "-d", "4", "--divide"]);
+    let divided = hoyito(&[
+        "perft",
+        "--variant",
+        "i",
+        "-p",
+        START,
+        "-d",
+        "4",
+        "--divide",
+    ]);
     let text = String::from_utf8_lossy(&divided.stdout);
     assert_eq!(text.lines().count(), 7);
     assert_eq!(last_line(&divided), "638");
@@ -88,7 +105,7 @@ fn bad_positions_are_named() {
         ("4,4/4,4 S", "expected"),
     ];
     for (position, expected) in cases {
-        let err = error_of(&["apply", "-v", "ii", "-p", position, "1"]);
+        let err = error_of(&["apply", "--variant", "ii", "-p", position, "1"]);
         assert!(
             err.starts_with("error: ") && err.contains(expected),
             "{position}: {err}"
@@ -98,7 +115,7 @@ fn bad_positions_are_named() {
 
 #[test]
 fn bad_variants_and_illegal_moves_are_named() {
-    let err = error_of(&["perft", "-v", "iv", "-p", START, "-d", "1"]);
+    let err = error_of(&["perft", "--variant", "iv", "-p", START, "-d", "1"]);
     assert!(err.contains("unknown variant \"iv\""), "{err}");
     let cases = [
         (
@@ -114,7 +131,7 @@ fn bad_variants_and_illegal_moves_are_named() {
         ("0,1,3/2,2,0 S 0-0", vec!["2", "1"], "the game is over"),
     ];
     for (position, moves, expected) in cases {
-        let mut args = vec!["apply", "-v", "ii", "-p", position];
+        let mut args = vec!["apply", "--variant", "ii", "-p", position];
         args.extend(moves.iter().copied());
         let err = error_of(&args);
         assert!(err.contains(expected), "{moves:?}: {err}");
@@ -128,19 +145,24 @@ fn tables_too_large_for_memory_are_refused_up_front() {
     if !std::path::Path::new("/proc/meminfo").exists() {
         return;
     }
-    let dir = std::env::temp_dir().join("hoyito-cli-probe-too-large");
+    let dir =
+        std::env::temp_dir().join(format!("hoyito-cli-probe-too-large-{}", std::process::id()));
     let err = error_of(&[
         "probe",
-        "-v",
+        "--variant",
         "ii",
         "-p",
         START,
         "--dir",
         dir.to_str().unwrap(),
     ]);
+    // Layer 32 is the first too large to index, whatever the memory free.
     assert!(
-        err.contains("the tables up to 48 seeds on 2x6 need about")
-            && err.contains("MB of memory are available"),
+        err.contains("the layer of 32 seeds on 2x6 has 5752004349 boards: too many to solve"),
         "{err}"
+    );
+    assert!(
+        !dir.exists(),
+        "the table directory was made before the check"
     );
 }

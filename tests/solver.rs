@@ -14,7 +14,7 @@ use std::process::Command;
 use hoyito::solver::index::LayerIndex;
 use hoyito::solver::strategy::{perfect_move, search_move};
 use hoyito::solver::study::capture_share;
-use hoyito::solver::table::{self, TableError, TableKey};
+use hoyito::solver::table::{self, Damage, TableKey};
 use hoyito::solver::Tablebase;
 use hoyito::{play_game, AgentRng, AgentSpec, BySide, Game, Position, Rules, Side, Variant};
 use rand::{Rng, SeedableRng};
@@ -352,29 +352,29 @@ fn tables_round_trip_and_damaged_files_are_refused() {
         std::fs::write(&bad, bytes).expect("writable");
         table::load(&bad, key).expect_err("refused")
     };
+    let damage = |bytes: &[u8]| damaged(bytes).damage().cloned();
     let mut flipped = good.clone();
     flipped[40] ^= 1;
-    assert!(matches!(damaged(&flipped), TableError::Checksum(_)));
+    assert_eq!(damage(&flipped), Some(Damage::Checksum));
     assert!(matches!(
-        damaged(&good[..good.len() - 1]),
-        TableError::Length { .. }
+        damage(&good[..good.len() - 1]),
+        Some(Damage::Length { .. })
     ));
-    assert!(matches!(damaged(&good[..10]), TableError::Magic(_)));
+    assert_eq!(damage(&good[..10]), Some(Damage::NoHeader { bytes: 10 }));
+    assert_eq!(damage(b"HOYITO"), Some(Damage::Magic));
     let mut version = good.clone();
     version[8] = 9;
-    assert!(matches!(damaged(&version), TableError::Version { .. }));
+    assert_eq!(damage(&version), Some(Damage::Version { found: 9 }));
     let other = TableKey { seeds: 6, ..key };
     let err = table::load(&path, other).expect_err("another layer");
-    assert!(matches!(err, TableError::Mismatch { .. }));
+    assert!(matches!(err.damage(), Some(Damage::Mismatch { .. })));
     assert!(err.to_string().contains("6 seeds"), "{err}");
     let other = TableKey {
         variant: Variant::I,
         ..key
     };
-    assert!(matches!(
-        table::load(&path, other),
-        Err(TableError::Mismatch { .. })
-    ));
+    let err = table::load(&path, other).expect_err("another variant");
+    assert!(matches!(err.damage(), Some(Damage::Mismatch { .. })));
     std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
 
@@ -383,7 +383,7 @@ fn probe_prints_the_value_and_the_best_moves() {
     let dir = scratch("cli");
     let run = |pos: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_hoyito"))
-            .args(["probe", "--variant", "ii", "--position", pos, "--dir"])
+            .args(["probe", "--variant", "ii", "--position", pos, "--tables"])
             .arg(&dir)
             .output()
             .expect("runs");

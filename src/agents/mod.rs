@@ -20,4 +20,4 @@ pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};
-pub use tablebase::TablebaseAgent;
+pub use tablebase::{prepare_tables, shared_tables, TablebaseAgent, TablebaseAgentError};

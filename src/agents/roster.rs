@@ -191,7 +191,12 @@ pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterEr
         })?;
     spec.validate().map_err(|message| {
         let field = message.split(" = ").next().unwrap_or_default();
-        let allowed = fields.iter().find(|f| f.0 == field).map_or("", |f| f.3);
+        // A nested field (`fallback.depth`) has no entry here: the message's
+        // own "allowed ..." part says what is allowed.
+        let allowed = fields.iter().find(|f| f.0 == field).map_or_else(
+            || message.split_once(": allowed ").map_or("", |(_, a)| a),
+            |f| f.3,
+        );
         field_error(field, "is out of range".into(), allowed.into())
     })?;
     Ok(spec)

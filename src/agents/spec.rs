@@ -175,12 +175,15 @@ impl AgentSpec {
                         "depth = {depth} is out of range: allowed 1 to {MAX_TABLEBASE_DEPTH}"
                     ))
                 } else if let Some(fallback) = fallback {
+                    // Nested fields are named by their path (`fallback.depth`),
+                    // and each message ends with what is allowed.
                     if fallback.kind() == "tablebase" {
-                        return Err(
-                            "fallback: a tablebase agent cannot fall back on another".into()
-                        );
+                        return Err("fallback.kind = \"tablebase\" is out of range: allowed \
+                             random, greedy, alphabeta or mcts (a tablebase agent cannot \
+                             fall back on another)"
+                            .into());
                     }
-                    fallback.validate().map_err(|e| format!("fallback: {e}"))
+                    fallback.validate().map_err(|e| format!("fallback.{e}"))
                 } else {
                     Ok(())
                 }

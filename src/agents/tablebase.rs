@@ -8,12 +8,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use thiserror::Error;
+
 use crate::agent::{Agent, AgentRng};
+use crate::agents::spec::AgentSpec;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::{LastFour, Leftover, Rules, Variant};
 use crate::solver::strategy::{perfect_move, search_move};
-use crate::solver::Tablebase;
+use crate::solver::{SolveError, Tablebase};
 
 /// Plays perfectly while the board holds at most `max_seeds` seeds (the tables
 /// hold the exact value of every such position); before that, a `fallback`
@@ -22,12 +25,35 @@ use crate::solver::Tablebase;
 ///
 /// The tables hold for the default options of RULES.md (the capturer takes the
 /// last seeds, leftovers of stalled games go to nobody); under other options the
-/// agent plays as its fallback or search without tables.
+/// agent plays as its fallback or search without tables. Only the layers a game
+/// can reach are built: up to the smaller of `max_seeds` and the seeds of the
+/// board (2x4 with one seed per hole needs layers 0 to 8, whatever `max_seeds`),
+/// or of the position a game starts from when it holds more.
+///
+/// Building can fail (not enough memory): [`prepare_tables`] reports why, and
+/// the harness calls it for every agent and board before the first game, so
+/// that the agent fails to start instead of silently playing without tables.
 pub struct TablebaseAgent {
     max_seeds: u32,
     depth: u32,
     fallback: Option<Box<dyn Agent>>,
-    tables: Option<(Rules, Option<Arc<Tablebase>>)>,
+    /// The tables in use: for these rules, up to this layer.
+    tables: Option<(Rules, u32, Option<Arc<Tablebase>>)>,
+}
+
+/// Why a tablebase agent cannot start: its tables cannot be built.
+#[derive(Debug, Clone, Error)]
+#[error("tablebase agent: cannot build its tables up to {seeds} seeds for Hoyito {variant} on 2x{holes}")]
+pub struct TablebaseAgentError {
+    /// Which Hoyito.
+    pub variant: Variant,
+    /// Holes per row.
+    pub holes: u8,
+    /// The largest layer asked for.
+    pub seeds: u32,
+    /// Why.
+    #[source]
+    pub cause: Arc<SolveError>,
 }
 
 impl TablebaseAgent {
@@ -42,27 +68,65 @@ impl TablebaseAgent {
         }
     }
 
-    /// The tables for `rules`, built on first use in this process.
-    fn tables(&mut self, rules: &Rules) -> Option<Arc<Tablebase>> {
+    /// The tables for `rules` covering a board of `seeds` seeds, built on first
+    /// use in this process; `None` where they do not hold for its options.
+    ///
+    /// # Panics
+    /// When they cannot be built and [`prepare_tables`] was not asked first
+    /// (it returns the same failure as an error).
+    fn tables(&mut self, rules: &Rules, seeds: u32) -> Option<Arc<Tablebase>> {
+        let top = top_layer(rules, self.max_seeds, seeds);
         match &self.tables {
-            Some((for_rules, tables)) if for_rules == rules => tables.clone(),
+            Some((for_rules, have, tables)) if for_rules == rules && *have >= top => tables.clone(),
             _ => {
-                let tables = shared_tables(rules, self.max_seeds);
-                self.tables = Some((*rules, tables.clone()));
+                let tables = tables_up_to(rules, top).unwrap_or_else(|err| {
+                    panic!(
+                        "{err}: {} (prepare_tables reports this before play)",
+                        err.cause
+                    )
+                });
+                self.tables = Some((*rules, top, tables.clone()));
                 tables
             }
         }
     }
 }
 
-/// Tables already built in this process, by variant, holes and largest layer.
-type Cache = Mutex<HashMap<(Variant, u8, u32), Option<Arc<Tablebase>>>>;
+/// Builds, once per process, the tables that `spec` (a tablebase agent, or
+/// none) needs for games under `rules`, and says why when they cannot be built.
+/// Any other kind of agent needs nothing: `Ok`.
+pub fn prepare_tables(spec: &AgentSpec, rules: &Rules) -> Result<(), TablebaseAgentError> {
+    match *spec {
+        AgentSpec::Tablebase { max_seeds, .. } => shared_tables(rules, max_seeds).map(drop),
+        _ => Ok(()),
+    }
+}
 
-/// The tables up to `max_seeds` for `rules`, or `None` when they do not hold for
-/// its options or cannot be built.
-fn shared_tables(rules: &Rules, max_seeds: u32) -> Option<Arc<Tablebase>> {
+/// Tables built (or refused) in this process, by variant, holes and largest layer.
+type Cache = Mutex<HashMap<(Variant, u8, u32), Result<Arc<Tablebase>, TablebaseAgentError>>>;
+
+/// The largest layer the tables need for games under `rules` on a board now
+/// holding `seeds` seeds: captures only remove seeds, so no game holds more
+/// than it starts with, the board's seeds unless it starts from a position.
+fn top_layer(rules: &Rules, max_seeds: u32, seeds: u32) -> u32 {
+    max_seeds.min(rules.total_seeds().max(seeds))
+}
+
+/// The tables a tablebase agent with `max_seeds` uses for games under `rules`
+/// from their start, built on first use in this process and shared: the layers
+/// up to the smaller of `max_seeds` and the seeds of the board, or `Ok(None)`
+/// when tables do not hold for the options of `rules`.
+pub fn shared_tables(
+    rules: &Rules,
+    max_seeds: u32,
+) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
+    tables_up_to(rules, top_layer(rules, max_seeds, 0))
+}
+
+/// The tables for `rules` with every layer from 0 to `top`, shared.
+fn tables_up_to(rules: &Rules, top: u32) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
     if rules.last_four != LastFour::Capturer || rules.stall.leftover != Leftover::None {
-        return None;
+        return Ok(None);
     }
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let mut cache = CACHE
@@ -70,21 +134,34 @@ fn shared_tables(rules: &Rules, max_seeds: u32) -> Option<Arc<Tablebase>> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     cache
-        .entry((rules.variant, rules.holes, max_seeds))
+        .entry((rules.variant, rules.holes, top))
         .or_insert_with(|| {
-            let mut tb = Tablebase::new(rules.variant, rules.holes).ok()?;
-            for k in 0..=max_seeds {
-                tb.ensure(k, None, &|_| {}).ok()?;
-            }
-            Some(Arc::new(tb))
+            build_tables(rules, top).map_err(|cause| TablebaseAgentError {
+                variant: rules.variant,
+                holes: rules.holes,
+                seeds: top,
+                cause: Arc::new(cause),
+            })
         })
         .clone()
+        .map(Some)
+}
+
+/// Every layer from 0 to `top`, checked against the limits before any is built.
+fn build_tables(rules: &Rules, top: u32) -> Result<Arc<Tablebase>, SolveError> {
+    let mut tb = Tablebase::new(rules.variant, rules.holes)?;
+    let layers: Vec<u32> = (0..=top).collect();
+    tb.check_plan(&layers, None)?;
+    for &k in &layers {
+        tb.ensure(k, None, &|_| {})?;
+    }
+    Ok(Arc::new(tb))
 }
 
 impl Agent for TablebaseAgent {
     fn choose(&mut self, game: &Game, rng: &mut AgentRng) -> Move {
         let pos = game.position();
-        let tables = self.tables(game.rules());
+        let tables = self.tables(game.rules(), pos.seeds_on_board());
         if let Some(mv) = tables.as_deref().and_then(|tb| perfect_move(tb, pos)) {
             return mv;
         }
@@ -104,7 +181,7 @@ impl Agent for TablebaseAgent {
     }
 
     fn new_game(&mut self, rules: &Rules) {
-        self.tables(rules);
+        self.tables(rules, 0);
         if let Some(fallback) = &mut self.fallback {
             fallback.new_game(rules);
         }

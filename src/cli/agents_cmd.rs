@@ -10,14 +10,15 @@ use hoyito::Roster;
 /// Arguments of `hoyito agents`.
 #[derive(Debug, Args)]
 pub struct AgentsArgs {
-    /// The roster directory: one `<name>.toml` per agent.
-    #[arg(long, default_value = "agents")]
-    dir: PathBuf,
+    /// The roster directory: one `<name>.toml` per agent (`run` takes the same
+    /// flag; `--dir` is the old spelling).
+    #[arg(long, value_name = "DIR", alias = "dir", default_value = "agents")]
+    agents_dir: PathBuf,
 }
 
 /// `hoyito agents`.
 pub fn agents(args: AgentsArgs) -> Result<()> {
-    let roster = Roster::load(&args.dir)?;
+    let roster = Roster::load(&args.agents_dir)?;
     let width = roster
         .agents()
         .iter()

@@ -25,7 +25,7 @@ impl PositionArgs {
 #[derive(Debug, Args)]
 pub struct ApplyArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
     #[command(flatten)]
     position: PositionArgs,
@@ -40,11 +40,14 @@ pub struct ApplyArgs {
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
     #[command(flatten)]
     position: PositionArgs,
-    /// Depth in plies.
+    /// Depth in plies; any depth is accepted. Perft ignores the stall rules (the
+    /// no-capture limit and repetitions): a position that cycles is counted
+    /// again on every pass round its cycle, so its count never stops by itself
+    /// (two seeds on 2x2 give 1 at every depth).
     #[arg(long, short = 'd')]
     depth: u32,
     /// Print the count below each legal move first.
@@ -73,10 +76,12 @@ fn read_move(text: &str, pos: &Position) -> Result<Move> {
     if text.eq_ignore_ascii_case("pass") {
         return Ok(Move::Pass);
     }
-    let Ok(number) = text.parse::<i64>() else {
+    // Digits only, as counts are read: `+3` and `-1` are refused like `+4`.
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    let Some(number) = digits.then(|| text.parse::<u64>().ok()).flatten() else {
         bail!("cannot read move {text:?}: expected a hole number or \"pass\"");
     };
-    let n = pos.holes() as i64;
+    let n = pos.holes() as u64;
     if !(1..=n).contains(&number) {
         bail!(
             "hole {number} is out of range: {}'s holes are 1..{n}",

@@ -15,7 +15,7 @@ use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
 };
-use hoyito::Roster;
+use hoyito::{prepare_tables, Roster};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Arguments of `hoyito run`.
@@ -70,6 +70,16 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
     let lineup = Lineup::new(experiment.agent_specs());
+    // Tablebase agents build their tables now, so that one that cannot fails
+    // to start with its reason, before the results directory is touched.
+    for &variant in &experiment.rules.variants {
+        for &holes in &experiment.rules.holes {
+            let rules = experiment.rules_for(variant, holes as u8);
+            for (name, spec) in experiment.agent_specs() {
+                prepare_tables(&spec, &rules).with_context(|| format!("{file}: agent {name}"))?;
+            }
+        }
+    }
     let clocked = lineup.unreproducible();
     if !clocked.is_empty() {
         eprintln!(

@@ -1,4 +1,11 @@
-//! `solve` and `probe`: build endgame tables, and ask them about a position.
+//! `solve`, `probe` and `captures`: build endgame tables, ask them about a
+//! position, and count who can force the next capture.
+//!
+//! The three name their flags alike: the table directory is `--tables` for
+//! both `solve` and `probe` (`--out` and `--dir`, the old spellings, still
+//! work), `--holes` is required wherever the board is not given by a position,
+//! and no flag has a one-letter form that could be taken for another
+//! (`-v` is not `--variant`).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -6,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hoyito::solver::study::capture_share;
+use hoyito::solver::study::{capture_share, check_layer};
 use hoyito::solver::{LayerSource, Tablebase};
 use hoyito::{Position, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,12 +22,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
-    /// Holes per row.
-    #[arg(long, default_value_t = 6)]
+    /// Holes per row, 2 to 16 (required).
+    #[arg(long)]
     holes: u8,
-    /// Build every layer from 0 up to this many seeds on the board.
+    /// Build every layer from 0 up to this many seeds on the board (at most
+    /// 120). Every layer's size and the memory for all of them are checked
+    /// before anything is built.
     #[arg(long)]
     max_seeds: u32,
     /// Build only the layers that the layer of --max-seeds needs (max, max-4, ...
@@ -28,34 +37,40 @@ pub struct SolveArgs {
     #[arg(long)]
     only_needed: bool,
     /// Directory for the table files (created if missing); layers already there
-    /// are loaded, not rebuilt. Without it nothing is saved.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    /// are loaded, not rebuilt, and a damaged one is an error. Without it
+    /// nothing is saved.
+    #[arg(long = "tables", value_name = "DIR", alias = "out")]
+    tables: Option<PathBuf>,
 }
 
 /// Arguments of `hoyito probe`.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
     /// Position in the notation of RULES.md, e.g. "2,0,1/1,0,4 S 0-0".
     #[arg(long, short = 'p')]
     position: String,
     /// Directory of table files: layers found there are loaded, missing ones are
     /// built and saved there.
-    #[arg(long, default_value = "tables")]
-    dir: PathBuf,
+    #[arg(
+        long = "tables",
+        value_name = "DIR",
+        alias = "dir",
+        default_value = "tables"
+    )]
+    tables: PathBuf,
 }
 
 /// Arguments of `hoyito captures`.
 #[derive(Debug, Args)]
 pub struct CapturesArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
-    /// Holes per row.
-    #[arg(long, default_value_t = 12)]
+    /// Holes per row, 2 to 16 (required).
+    #[arg(long)]
     holes: u8,
     /// Seeds on the board.
     #[arg(long, default_value_t = 8)]
@@ -89,19 +104,28 @@ fn table_dir(dir: Option<&Path>) -> Result<()> {
 /// `hoyito solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
     let mut tb = Tablebase::new(args.variant, args.holes)?;
-    table_dir(args.out.as_deref())?;
+    let dir = args.tables.as_deref();
+    let top = args.max_seeds;
+    // Every layer and the memory for all of them are checked before anything
+    // is built or any directory made (only the top layer can be out of range,
+    // so the list below is short whenever it gets built).
+    tb.check_plan(&[top], dir)?;
     let layers: Vec<u32> = if args.only_needed {
-        Tablebase::dependencies(args.max_seeds)
+        Tablebase::dependencies(top)
     } else {
-        (0..=args.max_seeds).collect()
+        (0..=top).collect()
     };
-    let total: u64 = layers.iter().map(|&k| tb.key(k).entries()).sum();
+    tb.check_plan(&layers, dir)?;
+    table_dir(dir)?;
+    let total = layers
+        .iter()
+        .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));
     let bar = progress_bar(total);
     let start = Instant::now();
     let mut built = 0u64;
     for k in layers {
         let reports = tb
-            .ensure(k, args.out.as_deref(), &|n| bar.inc(n))
+            .ensure(k, dir, &|n| bar.inc(n))
             .with_context(|| format!("layer of {k} seeds"))?;
         for r in reports {
             let line = match r.source {
@@ -143,15 +167,17 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
         .parse()
         .with_context(|| format!("bad position {:?}", args.position))?;
     let mut tb = Tablebase::new(args.variant, pos.holes())?;
-    table_dir(Some(&args.dir))?;
+    let dir = args.tables.as_path();
     let seeds = pos.seeds_on_board();
-    let total: u64 = Tablebase::dependencies(seeds)
+    let context = || format!("tables for {seeds} seeds in {}", dir.display());
+    tb.check_plan(&[seeds], Some(dir)).with_context(context)?;
+    table_dir(Some(dir))?;
+    let total = Tablebase::dependencies(seeds)
         .iter()
-        .map(|&k| tb.key(k).entries())
-        .sum();
+        .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));
     let bar = progress_bar(total);
-    tb.ensure(seeds, Some(&args.dir), &|n| bar.inc(n))
-        .with_context(|| format!("tables for {seeds} seeds in {}", args.dir.display()))?;
+    tb.ensure(seeds, Some(dir), &|n| bar.inc(n))
+        .with_context(context)?;
     bar.finish_and_clear();
     let Some(probe) = tb.probe(&pos) else {
         println!("value 0");
@@ -166,8 +192,8 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
 
 /// `hoyito captures`.
 pub fn captures(args: CapturesArgs) -> Result<()> {
-    let tb = Tablebase::new(args.variant, args.holes)?;
-    let bar = progress_bar(tb.key(args.seeds).entries());
+    let positions = check_layer(args.variant, args.holes, args.seeds)?;
+    let bar = progress_bar(positions);
     let share = capture_share(args.variant, args.holes, args.seeds, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let pct = |n: u64| 100.0 * n as f64 / share.positions as f64;

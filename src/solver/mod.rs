@@ -18,6 +18,7 @@
 //! by board and side to move only.
 
 pub mod index;
+pub mod memory;
 pub mod probe;
 pub mod retrograde;
 pub mod strategy;
@@ -28,6 +29,7 @@ mod tablebase;
 use thiserror::Error;
 
 use crate::rules::RulesError;
+use crate::solver::memory::MemorySource;
 
 pub use tablebase::{LayerReport, LayerSource, Tablebase};
 
@@ -41,10 +43,20 @@ pub enum SolveError {
     #[error(transparent)]
     Board(#[from] RulesError),
     /// A layer beyond what a byte per position can hold.
-    #[error("{seeds} seeds on the board: tables go up to {MAX_TABLE_SEEDS} seeds")]
+    #[error(
+        "{seeds} seeds on the board is out of range: tables go from 0 to {MAX_TABLE_SEEDS} seeds"
+    )]
     TooManySeeds {
         /// Seeds asked for.
         seeds: u32,
+    },
+    /// More seeds than a board can hold.
+    #[error("{seeds} seeds on the board is out of range: the engine holds 0 to {max}")]
+    SeedsOutOfRange {
+        /// Seeds asked for.
+        seeds: u32,
+        /// The most a board holds.
+        max: u32,
     },
     /// A layer too large to index with 32 bits.
     #[error(
@@ -58,10 +70,11 @@ pub enum SolveError {
         /// Boards in the layer.
         boards: u64,
     },
-    /// Building the tables would need more memory than the machine has free.
+    /// Building the tables would need more memory than the process may use.
     #[error(
         "the tables up to {seeds} seeds on 2x{holes} need about {needed_mb} MB to build, \
-         and only {available_mb} MB of memory are available: ask for fewer seeds on the board"
+         and only {available_mb} MB of memory are available ({limit}): \
+         ask for fewer seeds on the board"
     )]
     NotEnoughMemory {
         /// Holes per row.
@@ -70,8 +83,24 @@ pub enum SolveError {
         seeds: u32,
         /// The estimate, in megabytes.
         needed_mb: u64,
-        /// `MemAvailable` of the machine, in megabytes.
+        /// The smallest limit, in megabytes.
         available_mb: u64,
+        /// Which limit that is.
+        limit: MemorySource,
+    },
+    /// An allocation failed while building (the up-front estimate was not
+    /// enough, or another process took the memory meanwhile).
+    #[error(
+        "out of memory building the layer of {seeds} seeds on 2x{holes}: \
+         cannot allocate {bytes} more bytes; ask for fewer seeds on the board"
+    )]
+    OutOfMemory {
+        /// Holes per row.
+        holes: u8,
+        /// The layer being built.
+        seeds: u32,
+        /// The allocation that failed.
+        bytes: u64,
     },
     /// A table file could not be saved or loaded.
     #[error(transparent)]

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, MAX_HOLES};
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
 use crate::solver::SolveError;
@@ -101,19 +101,24 @@ pub(crate) fn build_layer(
     let count = count as usize;
     let clock = Instant::now();
     let starts: Vec<usize> = (0..count).step_by(CHUNK).collect();
-    let generate = |side: Side| -> Vec<Chunk> {
+    let out_of_memory = |bytes: u64| SolveError::OutOfMemory {
+        holes: rules.holes,
+        seeds,
+        bytes,
+    };
+    let generate = |side: Side| -> Result<Vec<Chunk>, SolveError> {
         starts
             .par_iter()
             .map(|&start| {
                 let len = CHUNK.min(count - start);
                 let chunk = generate_chunk(rules, &index, side, start, len, exit);
                 progress(len as u64);
-                chunk
+                chunk.map_err(out_of_memory)
             })
             .collect()
     };
-    let south = generate(Side::South);
-    let north = generate(Side::North);
+    let south = generate(Side::South)?;
+    let north = generate(Side::North)?;
     let inner_moves = south
         .iter()
         .chain(&north)
@@ -122,10 +127,10 @@ pub(crate) fn build_layer(
 
     let generation = clock.elapsed();
     let clock = Instant::now();
-    let mut values = vec![0i8; 2 * count];
+    let mut values = zeroed::<i8>(2 * count).map_err(out_of_memory)?;
     let words = count.div_ceil(64);
-    let mut south_changed = vec![0u64; words];
-    let mut north_changed = vec![0u64; words];
+    let mut south_changed = zeroed::<u64>(words).map_err(out_of_memory)?;
+    let mut north_changed = zeroed::<u64>(words).map_err(out_of_memory)?;
     let mut sweeps = 0;
     loop {
         let first = sweeps == 0;
@@ -157,7 +162,26 @@ pub(crate) fn build_layer(
     Ok((values, stats))
 }
 
-/// Simulates every move of the positions `start..start + len` of `side`.
+/// A vector of `len` zeros, or the bytes that could not be allocated: the
+/// solver's large allocations fail as errors, not as an abort of the process.
+fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, u64> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
+    v.resize(len, T::default());
+    Ok(v)
+}
+
+/// An empty vector with room for `len` items, or the bytes that could not be allocated.
+fn with_capacity<T>(len: usize) -> Result<Vec<T>, u64> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
+    Ok(v)
+}
+
+/// Simulates every move of the positions `start..start + len` of `side`; fails
+/// with the bytes it could not allocate.
 fn generate_chunk(
     rules: &Rules,
     index: &LayerIndex,
@@ -165,21 +189,28 @@ fn generate_chunk(
     start: usize,
     len: usize,
     exit: &ExitValue<'_>,
-) -> Chunk {
+) -> Result<Chunk, u64> {
     let mut chunk = Chunk {
-        exit: Vec::with_capacity(len),
-        degree: Vec::with_capacity(len),
-        children: Vec::with_capacity(len * 4),
+        exit: with_capacity(len)?,
+        degree: with_capacity(len)?,
+        children: with_capacity(len * 4)?,
     };
     let mut board = index.unrank(start as u64);
     for k in 0..len {
         let pos = index.position(board, side);
         let mut best = NO_EXIT;
         let mut degree = 0u8;
+        // At most MAX_HOLES inner moves: room for them is made before the moves are
+        // generated, so that pushing never allocates.
+        let children = &mut chunk.children;
+        if children.capacity() - children.len() < MAX_HOLES as usize {
+            let more = children.capacity().max(64);
+            children.try_reserve(more).map_err(|_| 4 * more as u64)?;
+        }
         pos.for_each_child(rules, |_, child, effect| {
             if effect.captured == 0 {
                 debug_assert_eq!(child.side, side.opponent(), "inner moves switch sides");
-                chunk.children.push(index.rank(&child.board) as u32);
+                children.push(index.rank(&child.board) as u32);
                 degree += 1;
             } else {
                 best = best.max(exit(&pos, &child));
@@ -197,7 +228,7 @@ fn generate_chunk(
         }
     }
     chunk.children.shrink_to_fit();
-    chunk
+    Ok(chunk)
 }
 
 /// The exact value for the mover of the move from `pos` to `child`:
@@ -273,4 +304,38 @@ fn half_sweep(own: Half<'_>, other: &[i8], other_changed: &[u64], all: bool) -> 
             changed
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 9 item 14: an allocation the solver cannot make is an error
+    /// carrying its size, not an abort of the process.
+    #[test]
+    fn issue9_item14_allocation_failure_is_an_error() {
+        let len = usize::MAX / 4;
+        assert_eq!(zeroed::<u64>(len), Err(u64::MAX));
+        assert_eq!(
+            with_capacity::<u32>(len).map(|v| v.len()),
+            Err(len as u64 * 4)
+        );
+        assert_eq!(zeroed::<u8>(1 << 40 << 20).err(), Some(1 << 60));
+        assert_eq!(zeroed::<i8>(3), Ok(vec![0, 0, 0]));
+    }
+
+    /// The same, through a layer build: the error names the layer.
+    #[test]
+    fn out_of_memory_names_the_layer() {
+        let err = SolveError::OutOfMemory {
+            holes: 6,
+            seeds: 20,
+            bytes: 1 << 30,
+        };
+        assert_eq!(
+            err.to_string(),
+            "out of memory building the layer of 20 seeds on 2x6: cannot allocate \
+             1073741824 more bytes; ask for fewer seeds on the board"
+        );
+    }
 }

@@ -8,9 +8,15 @@
 //! (each can stop the other, or nobody can ever capture). No smaller layer is
 //! needed.
 
-use crate::rules::{Rules, Variant};
+use crate::rules::{Rules, Variant, MAX_TOTAL_SEEDS};
+use crate::solver::index::LayerIndex;
+use crate::solver::memory::memory_budget;
 use crate::solver::retrograde;
 use crate::solver::SolveError;
+
+/// Bytes per position of a study: its value and its successor lists (as for a
+/// table layer's build).
+const BYTES_PER_POSITION: u64 = 17;
 
 /// How the positions of one layer split by who can force the next capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,14 +38,51 @@ impl CaptureShare {
     }
 }
 
+/// Checks before any work that the layer of `seeds` seeds on 2x`holes` can be
+/// studied: a board the engine plays, at most [`MAX_TOTAL_SEEDS`] seeds, a
+/// layer small enough to index and to hold in the memory the process may use.
+/// Returns its number of positions.
+pub fn check_layer(variant: Variant, holes: u8, seeds: u32) -> Result<u64, SolveError> {
+    Rules::new(variant).with_board(holes as u32, 1)?;
+    if seeds > MAX_TOTAL_SEEDS {
+        return Err(SolveError::SeedsOutOfRange {
+            seeds,
+            max: MAX_TOTAL_SEEDS,
+        });
+    }
+    let boards = LayerIndex::new(holes, seeds).count();
+    if boards > u32::MAX as u64 {
+        return Err(SolveError::LayerTooLarge {
+            holes,
+            seeds,
+            boards,
+        });
+    }
+    let positions = 2 * boards;
+    let needed = positions.saturating_mul(BYTES_PER_POSITION);
+    if let Some(budget) = memory_budget(rayon::current_num_threads()) {
+        if needed > budget.bytes {
+            return Err(SolveError::NotEnoughMemory {
+                holes,
+                seeds,
+                needed_mb: needed >> 20,
+                available_mb: budget.bytes >> 20,
+                limit: budget.source,
+            });
+        }
+    }
+    Ok(positions)
+}
+
 /// Counts, over every position with `seeds` seeds on the board, who can force
-/// the next capture.
+/// the next capture; refuses up front what [`check_layer`] refuses.
 pub fn capture_share(
     variant: Variant,
     holes: u8,
     seeds: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<CaptureShare, SolveError> {
+    check_layer(variant, holes, seeds)?;
     let rules = Rules::new(variant).with_board(holes as u32, 1)?;
     let (values, _) = retrograde::build_layer(&rules, seeds, &|_, _| 1, progress)?;
     let count = |v: i8| values.iter().filter(|&&x| x == v).count() as u64;

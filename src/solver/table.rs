@@ -2,37 +2,49 @@
 //!
 //! Building a layer of 2x6 takes minutes, so layers are saved and loaded back;
 //! a damaged or mismatched file must never be taken for a good one, since a
-//! wrong value would silently mislead every game and study that uses it.
+//! wrong value would silently mislead every game and study that uses it. So the
+//! checksum covers the header as well as the data (a Hoyito I table renamed as
+//! a Hoyito II one, its variant byte edited, is refused), every header field is
+//! checked against what was asked, a file is written to a temporary name,
+//! synced and renamed into place (a killed build never leaves half a table
+//! behind), and every refusal says which command rebuilds the file.
 //!
-//! File format, version 1 (all integers little-endian):
+//! File format, version 2 (all integers little-endian):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `HOYITOTB` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version (2) |
 //! | 12 | 1 | variant (1, 2 or 3) |
 //! | 13 | 1 | holes per row |
 //! | 14 | 2 | seeds on the board (the layer) |
-//! | 16 | 8 | number of entries (2 x boards in the layer) |
-//! | 24 | 8 | FNV-1a 64 checksum of the data |
-//! | 32 | entries | values, `i8` each: side to move South, boards in rank order, then North |
+//! | 16 | 1 | who takes the last seeds: 0 the capturer, 1 South, 2 North |
+//! | 17 | 1 | leftovers of a stalled game: 0 nobody, 1 own row, 2 split |
+//! | 18 | 6 | zero |
+//! | 24 | 8 | number of entries (2 x boards in the layer) |
+//! | 32 | 8 | FNV-1a 64 checksum of bytes 0..32 and of the data |
+//! | 40 | entries | values, `i8` each: side to move South, boards in rank order, then North |
 //!
 //! Each value is the exact capture margin still to come for the side to move.
+//! Version 1 (a 32-byte header whose checksum covered the data only) is refused
+//! with the command that rebuilds the file.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::rules::Variant;
+use crate::rules::{LastFour, Leftover, Variant};
+use crate::side::Side;
 use crate::solver::index::LayerIndex;
 
 const MAGIC: &[u8; 8] = b"HOYITOTB";
-const VERSION: u32 = 1;
-const HEADER_LEN: usize = 32;
+const VERSION: u32 = 2;
+const HEADER_LEN: usize = 40;
 
-/// What a table is about: variant, board and layer.
+/// What a table is about: variant, board, layer and the rules that change values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableKey {
     /// Which Hoyito.
@@ -41,6 +53,10 @@ pub struct TableKey {
     pub holes: u8,
     /// Seeds on the board.
     pub seeds: u32,
+    /// Who takes the last seeds.
+    pub last_four: LastFour,
+    /// Who takes the leftovers of a stalled game.
+    pub leftover: Leftover,
 }
 
 impl TableKey {
@@ -58,57 +74,177 @@ impl TableKey {
             .count()
             .saturating_mul(2)
     }
+
+    /// The command that rebuilds this layer into directory `dir`.
+    pub fn rebuild_command(&self, dir: &Path) -> String {
+        let dir = dir.display().to_string();
+        let dir = if dir.is_empty() {
+            ".".to_string()
+        } else if dir.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+            format!("{dir:?}")
+        } else {
+            dir
+        };
+        format!(
+            "hoyito solve --variant {} --holes {} --max-seeds {} --only-needed --tables {dir}",
+            self.variant, self.holes, self.seeds
+        )
+    }
+
+    fn header(&self, entries: u64) -> [u8; HEADER_LEN] {
+        let mut header = [0u8; HEADER_LEN];
+        header[..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        header[12] = variant_code(self.variant);
+        header[13] = self.holes;
+        header[14..16].copy_from_slice(&(self.seeds as u16).to_le_bytes());
+        header[16] = last_four_code(self.last_four);
+        header[17] = leftover_code(self.leftover);
+        header[24..32].copy_from_slice(&entries.to_le_bytes());
+        header
+    }
 }
 
-/// Why a table file cannot be saved or used.
-#[derive(Debug, Error)]
-pub enum TableError {
-    /// Reading or writing the file failed.
-    #[error("table file {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+/// What is wrong with the contents of a table file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Damage {
     /// Not a hoyito table file at all.
-    #[error("{0} is not a hoyito table file (bad magic bytes)")]
-    Magic(PathBuf),
+    Magic,
+    /// Shorter than a header.
+    NoHeader {
+        /// Bytes in the file.
+        bytes: u64,
+    },
     /// Written by another version of the format.
-    #[error("{path} has table format version {found}; this program reads version {VERSION}")]
     Version {
-        /// The file.
-        path: PathBuf,
         /// Its version.
         found: u32,
     },
-    /// A table for another variant, board or layer.
-    #[error("{path} holds {found}, but {wanted} was asked for")]
+    /// A table for another variant, board, layer or rules.
     Mismatch {
-        /// The file.
-        path: PathBuf,
         /// What the header says.
         found: String,
-        /// What the caller wanted.
+        /// What was asked for.
         wanted: String,
     },
-    /// Shorter or longer than its header says.
-    #[error("{path} is truncated or padded: {found} data bytes, expected {expected}")]
+    /// The header's entry count is not the layer's.
+    Count {
+        /// Entries the header claims.
+        found: u64,
+        /// Entries the layer has.
+        expected: u64,
+    },
+    /// Shorter or longer than the layer.
     Length {
-        /// The file.
-        path: PathBuf,
         /// Bytes found after the header.
         found: u64,
         /// Bytes the layer needs.
         expected: u64,
     },
-    /// The data does not match its checksum: the file is damaged.
-    #[error("{0} is damaged: its data does not match the checksum; delete it and build again")]
-    Checksum(PathBuf),
+    /// Header or data do not match the checksum.
+    Checksum,
 }
 
-fn describe(variant: u8, holes: u8, seeds: u16) -> String {
-    format!("Hoyito variant {variant} on 2x{holes} with {seeds} seeds")
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Damage::Magic => f.write_str("is not a hoyito table file (bad magic bytes)"),
+            Damage::NoHeader { bytes } => write!(
+                f,
+                "is truncated: {bytes} bytes, shorter than the {HEADER_LEN}-byte header"
+            ),
+            Damage::Version { found } => write!(
+                f,
+                "has table format version {found}; this program reads version {VERSION}"
+            ),
+            Damage::Mismatch { found, wanted } => {
+                write!(f, "holds {found}, but {wanted} was asked for")
+            }
+            Damage::Count { found, expected } => write!(
+                f,
+                "has a damaged header: it claims {found} entries, the layer has {expected}"
+            ),
+            Damage::Length { found, expected } if found < expected => write!(
+                f,
+                "is truncated: {found} data bytes, the layer needs {expected}"
+            ),
+            Damage::Length { found, expected } => write!(
+                f,
+                "has {} bytes too many: {found} data bytes, the layer needs {expected}",
+                found - expected
+            ),
+            Damage::Checksum => {
+                f.write_str("is damaged: its header or data do not match the checksum")
+            }
+        }
+    }
+}
+
+/// Why a table file cannot be saved or used.
+#[derive(Debug, Error)]
+pub enum TableError {
+    /// Reading the file failed (the cause follows in the error chain).
+    #[error("cannot read table file {path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing the file failed (the cause follows in the error chain).
+    #[error("cannot write table file {path}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is there but cannot be used as the table asked for.
+    #[error("table file {path} {damage}; delete it, then rebuild it with `{rebuild}`")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        damage: Damage,
+        /// The command that rebuilds it.
+        rebuild: String,
+    },
+    /// No memory for the values.
+    #[error("table file {path}: cannot allocate {bytes} bytes for its values")]
+    Memory {
+        /// The file.
+        path: PathBuf,
+        /// The allocation that failed.
+        bytes: u64,
+    },
+}
+
+impl TableError {
+    /// What is wrong with the file's contents, if that is the problem.
+    pub fn damage(&self) -> Option<&Damage> {
+        match self {
+            TableError::Damaged { damage, .. } => Some(damage),
+            _ => None,
+        }
+    }
+}
+
+fn describe(variant: u8, holes: u8, seeds: u16, last_four: u8, leftover: u8) -> String {
+    let last = match last_four {
+        0 => "the capturer takes the last seeds".to_string(),
+        1 => "South takes the last seeds".to_string(),
+        2 => "North takes the last seeds".to_string(),
+        n => format!("last-seeds rule {n}"),
+    };
+    let left = match leftover {
+        0 => "stalled leftovers to nobody".to_string(),
+        1 => "stalled leftovers to their row's owner".to_string(),
+        2 => "stalled leftovers split".to_string(),
+        n => format!("leftover rule {n}"),
+    };
+    format!("Hoyito variant {variant} on 2x{holes} with {seeds} seeds ({last}, {left})")
 }
 
 fn variant_code(variant: Variant) -> u8 {
@@ -119,9 +255,26 @@ fn variant_code(variant: Variant) -> u8 {
     }
 }
 
+fn last_four_code(last_four: LastFour) -> u8 {
+    match last_four {
+        LastFour::Capturer => 0,
+        LastFour::Player(Side::South) => 1,
+        LastFour::Player(Side::North) => 2,
+    }
+}
+
+fn leftover_code(leftover: Leftover) -> u8 {
+    match leftover {
+        Leftover::None => 0,
+        Leftover::OwnSide => 1,
+        Leftover::Split => 2,
+    }
+}
+
 /// FNV-1a, 64 bits, eight lanes so that it runs at memory speed; a checksum
-/// against damage, not against tampering.
-pub fn checksum(data: &[i8]) -> u64 {
+/// against damage, not against tampering. `prefix` (the header) is hashed
+/// first.
+pub fn checksum(prefix: &[u8], data: &[i8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut lanes = [OFFSET; 8];
@@ -132,10 +285,10 @@ pub fn checksum(data: &[i8]) -> u64 {
         }
     }
     let mut h = OFFSET;
-    for byte in chunks
-        .remainder()
+    for byte in prefix
         .iter()
-        .map(|&b| b as u8)
+        .copied()
+        .chain(chunks.remainder().iter().map(|&b| b as u8))
         .chain(lanes.iter().flat_map(|l| l.to_le_bytes()))
     {
         h = (h ^ byte as u64).wrapping_mul(PRIME);
@@ -143,75 +296,152 @@ pub fn checksum(data: &[i8]) -> u64 {
     h ^ data.len() as u64
 }
 
-/// Writes one layer to `path`.
+/// Writes one layer to `path`, atomically: to a temporary file in the same
+/// directory, synced to disk, then renamed over `path`. A crash leaves either
+/// no file or the whole file (and perhaps a `.tmp` file, never read).
 pub fn save(path: &Path, key: TableKey, values: &[i8]) -> Result<(), TableError> {
-    let io = |source| TableError::Io {
+    let write_err = |source| TableError::Write {
         path: path.to_path_buf(),
         source,
     };
     debug_assert_eq!(values.len() as u64, key.entries());
-    let mut header = [0u8; HEADER_LEN];
-    header[..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    header[12] = variant_code(key.variant);
-    header[13] = key.holes;
-    header[14..16].copy_from_slice(&(key.seeds as u16).to_le_bytes());
-    header[16..24].copy_from_slice(&(values.len() as u64).to_le_bytes());
-    header[24..32].copy_from_slice(&checksum(values).to_le_bytes());
-    let mut out = BufWriter::new(File::create(path).map_err(io)?);
-    out.write_all(&header).map_err(io)?;
+    let mut header = key.header(values.len() as u64);
+    let sum = checksum(&header[..32], values);
+    header[32..40].copy_from_slice(&sum.to_le_bytes());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    // `create_new` refuses an existing file or link: a planted link is never
+    // followed. One left by a killed process of the same id is removed (the
+    // link itself, not its target) and the creation tried once more.
+    let create = || OpenOptions::new().write(true).create_new(true).open(&temp);
+    let file = match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&temp).map_err(write_err)?;
+            create()
+        }
+        other => other,
+    }
+    .map_err(write_err)?;
+    let written = write_all(file, &header, values).and_then(|()| std::fs::rename(&temp, path));
+    if let Err(source) = written {
+        // Best effort: the temporary file is never read, only in the way.
+        let _ = std::fs::remove_file(&temp);
+        return Err(write_err(source));
+    }
+    // Make the rename itself durable; some file systems cannot sync a directory.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(dir) = File::open(dir) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
+}
+
+fn write_all(file: File, header: &[u8], values: &[i8]) -> std::io::Result<()> {
+    let mut out = BufWriter::new(file);
+    out.write_all(header)?;
     let mut buf = Vec::with_capacity(1 << 16);
     for chunk in values.chunks(1 << 16) {
         buf.clear();
         buf.extend(chunk.iter().map(|&v| v as u8));
-        out.write_all(&buf).map_err(io)?;
+        out.write_all(&buf)?;
     }
-    out.flush().map_err(io)
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()
 }
 
 /// Reads one layer from `path`, refusing anything that is not exactly the
-/// table of `key`.
+/// table of `key`: every header field is checked, then the checksum over
+/// header and data.
 pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
-    let p = || path.to_path_buf();
-    let io = |source| TableError::Io { path: p(), source };
-    let file = File::open(path).map_err(io)?;
-    let file_len = file.metadata().map_err(io)?.len();
-    let mut input = BufReader::new(file);
+    let damaged = |damage| TableError::Damaged {
+        path: path.to_path_buf(),
+        damage,
+        rebuild: key.rebuild_command(path.parent().unwrap_or(Path::new("."))),
+    };
+    let read_err = |source| TableError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = File::open(path).map_err(read_err)?;
+    let file_len = file.metadata().map_err(read_err)?.len();
     let mut header = [0u8; HEADER_LEN];
-    if input.read_exact(&mut header).is_err() || &header[..8] != MAGIC {
-        return Err(TableError::Magic(p()));
+    let head = (file_len as usize).min(HEADER_LEN);
+    file.read_exact(&mut header[..head]).map_err(read_err)?;
+    if head < 8 || &header[..8] != MAGIC {
+        return Err(damaged(Damage::Magic));
+    }
+    if head >= 12 {
+        let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(damaged(Damage::Version { found: version }));
+        }
+    }
+    if head < HEADER_LEN {
+        return Err(damaged(Damage::NoHeader { bytes: file_len }));
     }
     let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
-    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
-        return Err(TableError::Version {
-            path: p(),
-            found: version,
-        });
-    }
-    let seeds = u16::from_le_bytes([header[14], header[15]]);
-    let wanted_code = variant_code(key.variant);
-    if (header[12], header[13], seeds as u32) != (wanted_code, key.holes, key.seeds) {
-        return Err(TableError::Mismatch {
-            path: p(),
-            found: describe(header[12], header[13], seeds),
-            wanted: describe(wanted_code, key.holes, key.seeds as u16),
-        });
-    }
     let expected = key.entries();
-    let found = file_len - HEADER_LEN as u64;
-    if word(16) != expected || found != expected {
-        return Err(TableError::Length {
-            path: p(),
-            found,
-            expected,
-        });
+    let wanted = key.header(expected);
+    if header[12..18] != wanted[12..18] {
+        let seeds = |h: &[u8]| u16::from_le_bytes([h[14], h[15]]);
+        return Err(damaged(Damage::Mismatch {
+            found: describe(
+                header[12],
+                header[13],
+                seeds(&header),
+                header[16],
+                header[17],
+            ),
+            wanted: describe(
+                wanted[12],
+                wanted[13],
+                seeds(&wanted),
+                wanted[16],
+                wanted[17],
+            ),
+        }));
     }
-    let mut bytes = vec![0u8; expected as usize];
-    input.read_exact(&mut bytes).map_err(io)?;
+    if word(24) != expected {
+        return Err(damaged(Damage::Count {
+            found: word(24),
+            expected,
+        }));
+    }
+    let found = file_len - HEADER_LEN as u64;
+    if found != expected {
+        return Err(damaged(Damage::Length { found, expected }));
+    }
+    let mut bytes: Vec<u8> = Vec::new();
+    let len = usize::try_from(expected)
+        .ok()
+        .filter(|&n| n <= isize::MAX as usize);
+    match len {
+        Some(n) if bytes.try_reserve_exact(n).is_ok() => {}
+        _ => {
+            return Err(TableError::Memory {
+                path: path.to_path_buf(),
+                bytes: expected,
+            })
+        }
+    }
+    file.take(expected)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 != expected {
+        // The file shrank while being read.
+        return Err(damaged(Damage::Length {
+            found: bytes.len() as u64,
+            expected,
+        }));
+    }
+    // Reinterpret in place: u8 and i8 have the same size and alignment.
     let values: Vec<i8> = bytes.into_iter().map(|b| b as i8).collect();
-    if checksum(&values) != word(24) {
-        return Err(TableError::Checksum(p()));
+    if checksum(&header[..32], &values) != word(32) {
+        return Err(damaged(Damage::Checksum));
     }
     Ok(values)
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::solver::index::LayerIndex;
+use crate::solver::memory::memory_budget;
 use crate::solver::retrograde::{self, move_value, LayerStats};
 use crate::solver::table::{self, TableKey};
 use crate::solver::{SolveError, MAX_TABLE_SEEDS};
@@ -102,10 +103,7 @@ impl Tablebase {
         dir: Option<&Path>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<LayerReport>, SolveError> {
-        if seeds > MAX_TABLE_SEEDS {
-            return Err(SolveError::TooManySeeds { seeds });
-        }
-        self.check_memory(seeds, dir)?;
+        self.check_plan(&[seeds], dir)?;
         while self.indexes.len() <= seeds as usize {
             let k = self.indexes.len() as u32;
             self.indexes.push(LayerIndex::new(self.rules.holes, k));
@@ -144,18 +142,40 @@ impl Tablebase {
         Ok(reports)
     }
 
-    /// Refuses a request whose tables would not fit in the memory available now:
-    /// one byte per position of every layer to be made available, plus the
-    /// successor lists of the largest layer to be built. Without this, asking
-    /// for the 2x6 start position would run the machine out of memory.
-    fn check_memory(&self, seeds: u32, dir: Option<&Path>) -> Result<(), SolveError> {
-        let Some(available) = available_memory() else {
+    /// Checks, before anything is built or loaded, that the layers `layers` and
+    /// their dependencies can all be made available and kept together: no layer
+    /// beyond [`MAX_TABLE_SEEDS`], none too large to index, and their values
+    /// plus the successor lists of the largest layer to build within the memory
+    /// the process may use ([`memory_budget`]). Without this, asking for the
+    /// 2x6 start position would run the machine out of memory, and
+    /// `solve --max-seeds 121` would fail only on reaching layer 121.
+    pub fn check_plan(&self, layers: &[u32], dir: Option<&Path>) -> Result<(), SolveError> {
+        let Some(&top) = layers.iter().max() else {
             return Ok(());
         };
-        let missing: Vec<u32> = Tablebase::dependencies(seeds)
-            .into_iter()
+        if top > MAX_TABLE_SEEDS {
+            return Err(SolveError::TooManySeeds { seeds: top });
+        }
+        let mut missing: Vec<u32> = layers
+            .iter()
+            .flat_map(|&k| Tablebase::dependencies(k))
             .filter(|&k| !self.has_layer(k))
             .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        for &k in &missing {
+            let boards = LayerIndex::new(self.rules.holes, k).count();
+            if boards > u32::MAX as u64 {
+                return Err(SolveError::LayerTooLarge {
+                    holes: self.rules.holes,
+                    seeds: k,
+                    boards,
+                });
+            }
+        }
+        let Some(budget) = memory_budget(rayon::current_num_threads()) else {
+            return Ok(());
+        };
         let kept = missing
             .iter()
             .fold(0u64, |sum, &k| sum.saturating_add(self.key(k).entries()));
@@ -171,12 +191,13 @@ impl Tablebase {
             .max()
             .unwrap_or(0);
         let needed = kept.saturating_add(build);
-        if needed > available {
+        if needed > budget.bytes {
             return Err(SolveError::NotEnoughMemory {
                 holes: self.rules.holes,
-                seeds,
+                seeds: top,
                 needed_mb: needed >> 20,
-                available_mb: available >> 20,
+                available_mb: budget.bytes >> 20,
+                limit: budget.source,
             });
         }
         Ok(())
@@ -188,6 +209,8 @@ impl Tablebase {
             variant: self.rules.variant,
             holes: self.rules.holes,
             seeds,
+            last_four: self.rules.last_four,
+            leftover: self.rules.stall.leftover,
         }
     }
 }
@@ -195,15 +218,6 @@ impl Tablebase {
 /// Bytes a layer's build needs per position besides its values: its successor
 /// lists and bookkeeping (measured: about 13 on 2x6, 15 on 2x12).
 const BUILD_BYTES_PER_POSITION: u64 = 16;
-
-/// The memory the machine has free now (`MemAvailable` of `/proc/meminfo`), in
-/// bytes; `None` where that cannot be read.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
-}
 
 #[cfg(test)]
 mod tests {
