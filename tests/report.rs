@@ -99,8 +99,8 @@ fn pentanomial_counts_hand_made_pairs() {
             losses: 4
         }
     );
-    assert_eq!(p.score.value, 0.5);
-    assert_eq!(p.unpaired_games, 0);
+    assert_eq!(p.score_wilson.value, 0.5);
+    assert_eq!(p.games.unpaired_games, 0);
 
     // Listed the other way round, the same games from b's side.
     let flipped = pairings(&only(&tally(&rows)), &order(&["b", "a"]));
@@ -110,7 +110,7 @@ fn pentanomial_counts_hand_made_pairs() {
     // A game whose partner is missing counts in W/D/L but not in the pairs.
     let lone = &rows[..3];
     let p = &pairings(&only(&tally(lone)), &order(&["a", "b"]))[0];
-    assert_eq!((p.pentanomial.pairs(), p.unpaired_games), (1, 1));
+    assert_eq!((p.pentanomial.pairs(), p.games.unpaired_games), (1, 1));
 }
 
 #[test]
@@ -131,12 +131,13 @@ fn first_player_stats_on_hand_made_rows() {
     let all = &stats[0];
     assert_eq!(all.scope, Scope::AllGames);
     assert_eq!(
-        (all.games, all.south_wins, all.draws, all.north_wins),
+        (all.games.games, all.south_wins, all.draws, all.north_wins),
         (8, 6, 1, 1)
     );
-    assert!((all.south_score.value - 6.5 / 8.0).abs() < 1e-12);
+    assert!((all.advantage_wilson.value - (6.5 / 8.0 - 0.5)).abs() < 1e-12);
     assert!((all.advantage.value - (6.5 / 8.0 - 0.5)).abs() < 1e-12);
-    assert!((all.advantage.low - (all.south_score.low - 0.5)).abs() < 1e-12);
+    let wilson_score = wilson(6.5, 8, Z95);
+    assert!((all.advantage_wilson.low - (wilson_score.low - 0.5)).abs() < 1e-12);
     assert!((all.ludii_advantage_p1 - 6.5 / 8.0).abs() < 1e-12);
     assert!((all.ludii_balance - (1.0 - (6.5 - 1.5) / 8.0)).abs() < 1e-12);
     assert!((all.south_win_rate.value - 0.75).abs() < 1e-12);
@@ -442,7 +443,7 @@ fn tally_reproduces_the_row_by_row_report() {
     );
     let p = &pairings(ii, agents)[0];
     assert_eq!(
-        (p.wdl, p.pentanomial, p.unpaired_games),
+        (p.wdl, p.pentanomial, p.games.unpaired_games),
         (
             Wdl {
                 wins: 1,
@@ -453,7 +454,7 @@ fn tally_reproduces_the_row_by_row_report() {
             0
         )
     );
-    assert_eq!(p.score.low, 0.04558726080970055);
+    assert_eq!(p.score_wilson.low, 0.04558726080970055);
     let seats: Vec<(String, u64, u64, u64)> = first_player(ii, agents)
         .iter()
         .map(|s| (s.scope.label(), s.south_wins, s.draws, s.north_wins))
@@ -514,9 +515,9 @@ fn pairs_need_both_games_side_by_side_on_one_board() {
     let settings: Vec<SettingTally> = tally.settings().collect();
     let p = &pairings(&settings[0], &order(&["a", "b"]))[0];
     assert_eq!(
-        (p.pentanomial, p.unpaired_games),
+        (p.pentanomial, p.games.unpaired_games),
         (Pentanomial([0, 0, 0, 0, 1]), 4)
     );
     let p = &pairings(&settings[1], &order(&["a", "b"]))[0];
-    assert_eq!((p.pentanomial.pairs(), p.unpaired_games), (0, 1));
+    assert_eq!((p.pentanomial.pairs(), p.games.unpaired_games), (0, 1));
 }

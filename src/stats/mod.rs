@@ -16,14 +16,16 @@ mod pairing;
 mod ratings;
 mod setting;
 mod tally;
+mod units;
 mod wilson;
 
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, EndingCounts, LengthStats};
-pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
+pub use pairing::{pairings, GroupGames, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
 pub use tally::{SettingTally, Tally};
+pub use units::{clustered_mean, pair_figures, Basis, PairFigures, Trinomial, Units};
 pub use wilson::{wilson, Proportion, Z95};
 
 pub(crate) use pairing::rank;

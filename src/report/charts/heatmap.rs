@@ -50,9 +50,9 @@ pub fn draw_heatmap<DB: DrawingBackend>(
 fn cell(setting: &SettingSummary, row: &str, column: &str) -> Option<f64> {
     setting.pairings.iter().find_map(|p| {
         if p.agent == row && p.opponent == column {
-            Some(p.score.value)
+            Some(p.figures.score.value)
         } else if p.agent == column && p.opponent == row {
-            Some(1.0 - p.score.value)
+            Some(1.0 - p.figures.score.value)
         } else {
             None
         }
