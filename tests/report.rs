@@ -12,7 +12,7 @@ use hoyito::stats::{
     bradley_terry, first_player, length_stats, pairings, wilson, Pentanomial, Scope, SettingTally,
     Tally, Wdl, Z95,
 };
-use hoyito::tournament::{GameRow, Winner};
+use hoyito::tournament::{GameRow, MovesHash, Winner};
 use hoyito::{Ending, Variant};
 
 fn game(id: u64, south: &str, north: &str, winner: Winner, plies: u32) -> GameRow {
@@ -31,6 +31,7 @@ fn game(id: u64, south: &str, north: &str, winner: Winner, plies: u32) -> GameRo
         north_captures: 24,
         plies,
         ending: Ending::Normal,
+        moves_hash: MovesHash(id),
     }
 }
 

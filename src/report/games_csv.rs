@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use crate::game::Ending;
 use crate::rules::Variant;
 use crate::stats::Tally;
-use crate::tournament::{GameRow, Winner};
+use crate::tournament::{GameRow, MovesHash, Winner};
 
 use super::error::ReportError;
 
@@ -107,7 +107,8 @@ fn first_line_of(path: &Path, headers: &StringRecord, game_id: u64, before: u64)
 }
 
 /// The first enum column (`variant`, `winner`, `ending`) whose value is not
-/// one of its names: serde reports these without the column.
+/// one of its names, or a `moves_hash` that is not 16 hex digits: serde
+/// reports these without the column.
 fn enum_column<'h>(record: &StringRecord, headers: &'h StringRecord) -> Option<&'h str> {
     fn parses<T: DeserializeOwned>(value: &str) -> bool {
         T::deserialize(StrDeserializer::<ValueError>::new(value)).is_ok()
@@ -119,6 +120,7 @@ fn enum_column<'h>(record: &StringRecord, headers: &'h StringRecord) -> Option<&
             "variant" => !parses::<Variant>(value),
             "winner" => !parses::<Winner>(value),
             "ending" => !parses::<Ending>(value),
+            "moves_hash" => value.parse::<MovesHash>().is_err(),
             _ => false,
         })
         .map(|(name, _)| name)

@@ -8,6 +8,8 @@ use crate::game::{Ending, Outcome};
 use crate::rules::Variant;
 use crate::side::Side;
 
+use super::moves_hash::MovesHash;
+
 /// Who won a game, as written in records: `S`, `N` or `draw`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Winner {
@@ -72,4 +74,8 @@ pub struct GameRow {
     pub plies: u32,
     /// How the game ended.
     pub ending: Ending,
+    /// The FNV-1a hash of the whole move sequence from the start position
+    /// (the text of the game's `moves.csv` field), as 16 hex digits: equal
+    /// games have equal hashes.
+    pub moves_hash: MovesHash,
 }

@@ -4,6 +4,7 @@
 mod config;
 mod game_row;
 mod lineup;
+mod moves_hash;
 mod play;
 mod run_dir;
 mod runner;
@@ -17,6 +18,9 @@ pub use config::{
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat};
+pub use moves_hash::{
+    move_token, push_moves_text, MovesHash, ParseMovesHashError, FNV_OFFSET_BASIS, FNV_PRIME,
+};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,

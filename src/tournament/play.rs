@@ -17,6 +17,7 @@ use crate::side::{BySide, Side};
 
 use super::game_row::{GameRow, Winner};
 use super::lineup::Lineup;
+use super::moves_hash::MovesHash;
 use super::schedule::ScheduledGame;
 use super::seeding::rng_from_seed;
 
@@ -116,6 +117,7 @@ pub fn fill_row(
     row.north_captures = outcome.scores.north;
     row.plies = outcome.plies;
     row.ending = outcome.ending;
+    row.moves_hash = MovesHash::of_moves(game.moves());
 }
 
 /// A row to be filled by [`fill_row`].
@@ -135,5 +137,6 @@ pub fn empty_row() -> GameRow {
         north_captures: 0,
         plies: 0,
         ending: crate::game::Ending::Normal,
+        moves_hash: MovesHash(0),
     }
 }

@@ -14,7 +14,7 @@ fn experiment(seed: u64) -> Experiment {
 
 fn row_line(id: u64) -> String {
     format!(
-        "{id},{},ii,6,4,random,random,1,,S,30,18,40,normal\n",
+        "{id},{},ii,6,4,random,random,1,,S,30,18,40,normal,00000000000000{id:02x}\n",
         id / 2
     )
 }
@@ -23,7 +23,7 @@ fn row_line(id: u64) -> String {
 fn header_names_the_row_fields_in_order() {
     let header = String::from_utf8(csv_header()).unwrap();
     assert!(header.starts_with("game_id,pair_id,variant,holes,seeds,south,north,"));
-    assert!(header.ends_with("plies,ending\n"));
+    assert!(header.ends_with("plies,ending,moves_hash\n"));
 }
 
 #[test]

@@ -1,0 +1,190 @@
+//! The game hash: one 64-bit number per game that is equal for equal move
+//! sequences, so that repeated games can be counted from `games.csv` alone.
+//!
+//! The hash is taken over the exact text of the game's `moves.csv` field (the
+//! whole game from the start position as space-separated tokens of RULES.md:
+//! hole numbers `1..n` of the side to move, or `pass`), so that anyone can
+//! recompute it from the record with any FNV-1a implementation. It is computed
+//! token by token from the moves, without building the text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+use crate::moves::Move;
+
+/// FNV-1a's 64-bit offset basis, the hash of the empty text.
+/// Source: Fowler, Noll, Vo, "The FNV Non-Cryptographic Hash Algorithm",
+/// draft-eastlake-fnv (IETF), section 2.2 and <http://www.isthe.com/chongo/tech/comp/fnv/>.
+pub const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a's 64-bit prime, 2^40 + 2^8 + 0xb3 (same source).
+pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The token of each hole number, `1` to `16`, as written in records.
+const HOLE_TOKENS: [&str; 16] = [
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+];
+
+/// The text of one move as written in a record (`3`, `12`, `pass`), without
+/// formatting machinery: the hot path of recording.
+#[inline]
+pub fn move_token(mv: Move) -> &'static str {
+    match mv {
+        Move::Sow(hole) => HOLE_TOKENS[hole as usize],
+        Move::Pass => "pass",
+    }
+}
+
+/// Appends a game's moves to `out` as the text of its record: tokens separated
+/// by one space, nothing for an empty game.
+pub fn push_moves_text(out: &mut Vec<u8>, moves: &[Move]) {
+    for (i, &mv) in moves.iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(move_token(mv).as_bytes());
+    }
+}
+
+/// The 64-bit FNV-1a hash of a game's move sequence, written in `games.csv` as
+/// 16 lowercase hexadecimal digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MovesHash(pub u64);
+
+impl MovesHash {
+    /// The hash of `bytes`.
+    /// Source: FNV-1a as specified by Fowler, Noll and Vo: for each octet,
+    /// `hash ^= octet; hash *= FNV_PRIME` (mod 2^64), from [`FNV_OFFSET_BASIS`].
+    pub fn of_text(bytes: &[u8]) -> MovesHash {
+        MovesHash(fnv1a(FNV_OFFSET_BASIS, bytes))
+    }
+
+    /// The hash of the record text of `moves` (what [`push_moves_text`]
+    /// writes), computed token by token without building the text.
+    pub fn of_moves(moves: &[Move]) -> MovesHash {
+        let mut hash = FNV_OFFSET_BASIS;
+        for (i, &mv) in moves.iter().enumerate() {
+            if i > 0 {
+                hash = fnv1a(hash, b" ");
+            }
+            hash = fnv1a(hash, move_token(mv).as_bytes());
+        }
+        MovesHash(hash)
+    }
+}
+
+#[inline]
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+impl fmt::Display for MovesHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Text that is not 16 hexadecimal digits.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("cannot read moves hash {0:?}: expected 16 hexadecimal digits")]
+pub struct ParseMovesHashError(pub String);
+
+impl FromStr for MovesHash {
+    type Err = ParseMovesHashError;
+    fn from_str(s: &str) -> Result<MovesHash, ParseMovesHashError> {
+        if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(ParseMovesHashError(s.to_string()));
+        }
+        u64::from_str_radix(s, 16)
+            .map(MovesHash)
+            .map_err(|_| ParseMovesHashError(s.to_string()))
+    }
+}
+
+impl Serialize for MovesHash {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0u8; 16];
+        for (i, digit) in text.iter_mut().enumerate() {
+            *digit = HEX[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
+        }
+        serializer.serialize_str(std::str::from_utf8(&text).expect("hex digits are ASCII"))
+    }
+}
+
+impl<'de> Deserialize<'de> for MovesHash {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<MovesHash, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_the_published_test_vectors() {
+        // From the FNV test suite (draft-eastlake-fnv, appendix C / test_fnv.c).
+        assert_eq!(MovesHash::of_text(b"").0, 0xcbf29ce484222325);
+        assert_eq!(MovesHash::of_text(b"a").0, 0xaf63dc4c8601ec8c);
+        assert_eq!(MovesHash::of_text(b"foobar").0, 0x85944171f73967e8);
+    }
+
+    #[test]
+    fn the_hash_of_moves_is_the_hash_of_their_text() {
+        let moves = [
+            Move::Sow(2),
+            Move::Sow(11),
+            Move::Pass,
+            Move::Sow(15),
+            Move::Sow(0),
+        ];
+        let mut text = Vec::new();
+        push_moves_text(&mut text, &moves);
+        assert_eq!(text, b"3 12 pass 16 1");
+        assert_eq!(MovesHash::of_moves(&moves), MovesHash::of_text(&text));
+        assert_eq!(MovesHash::of_moves(&[]), MovesHash::of_text(b""));
+        assert_ne!(
+            MovesHash::of_moves(&[Move::Sow(0), Move::Sow(1)]),
+            MovesHash::of_moves(&[Move::Sow(11)])
+        );
+    }
+
+    #[test]
+    fn every_move_token_reads_back_as_its_move() {
+        for hole in 0..16 {
+            let mv = Move::Sow(hole);
+            assert_eq!(move_token(mv), mv.to_string());
+            assert_eq!(move_token(mv).parse::<Move>(), Ok(mv));
+        }
+        assert_eq!(move_token(Move::Pass), Move::Pass.to_string());
+    }
+
+    #[test]
+    fn the_hash_is_written_as_16_lowercase_hex_digits_and_read_back() {
+        let hash = MovesHash(0x00ab_cdef_0123_4567);
+        assert_eq!(hash.to_string(), "00abcdef01234567");
+        let json = serde_json::to_string(&hash).unwrap();
+        assert_eq!(json, "\"00abcdef01234567\"");
+        assert_eq!(serde_json::from_str::<MovesHash>(&json).unwrap(), hash);
+        assert_eq!("00ABCDEF01234567".parse(), Ok(hash));
+        for bad in [
+            "",
+            "abc",
+            "00abcdef0123456",
+            "00abcdef012345678",
+            "+0abcdef01234567",
+            "00abcdef0123456g",
+        ] {
+            assert!(bad.parse::<MovesHash>().is_err(), "{bad}");
+        }
+    }
+}
