@@ -157,8 +157,10 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
             }
         };
         for p in &s.pairings {
-            let agents = vec![p.agent.clone(), p.opponent.clone()];
-            undirected_figure(agents, Figure::Score, &p.figures.score, 0.5);
+            if let Some(estimate) = &p.estimate {
+                let agents = vec![p.agent.clone(), p.opponent.clone()];
+                undirected_figure(agents, Figure::Score, &estimate.score, 0.5);
+            }
         }
         for r in &s.first_player {
             let agents = scope_agents(&r.scope);

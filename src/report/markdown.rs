@@ -3,7 +3,9 @@
 
 use std::io::{self, Write};
 
-use crate::stats::{Basis, PairingStats, Proportion, RatingTable, SeatStats, Setting};
+use crate::stats::{
+    Interval, PairingStats, Proportion, RatingTable, SampleUnit, ScoreEstimate, SeatStats, Setting,
+};
 
 use super::format::ratio;
 
@@ -152,50 +154,42 @@ fn write_pairings(out: &mut impl Write, pairings: &[PairingStats]) -> io::Result
     writeln!(out, "### Pairings\n")?;
     writeln!(
         out,
-        "| agent | opponent | pairs | score | 95% interval | Elo | nElo | LOS | pairs 0 / ½ / 1 / 1½ / 2 | score, normal endings only |"
+        "| agent | opponent | pairs | score | 95% interval | Elo | nElo | LOS | pairs 0 / ½ / 1 / 1½ / 2 | score, normal endings only | unpaired games |"
     )?;
-    writeln!(out, "|---|---|--:|--:|---|---|---|--:|---|---|")?;
+    writeln!(out, "|---|---|--:|--:|---|---|---|--:|---|---|--:|")?;
     for p in pairings {
-        let f = &p.figures;
         let penta: Vec<String> = p.pentanomial.0.iter().map(u64::to_string).collect();
-        let units = match f.basis {
-            Basis::Pentanomial => p.pentanomial.pairs().to_string(),
-            Basis::Trinomial => format!("none ({} games)", p.trinomial.games()),
-        };
         writeln!(
             out,
-            "| {} | {} | {} | {:.3} | {} | {} | {} | {:.1}% | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             p.agent,
             p.opponent,
-            units,
-            f.score.value,
-            interval(&f.score),
-            elo(&f.elo),
-            elo(&f.nelo),
-            100.0 * f.los,
+            headline(p.estimate.as_ref()),
             penta.join(" / "),
-            score(&p.score_normal, p.games.games_normal)
+            score(&p.score_normal, p.games.games_normal),
+            p.games.unpaired_games
         )?;
     }
     writeln!(out)?;
     writeln!(out, "Per game, for comparison:\n")?;
     writeln!(
         out,
-        "| agent | opponent | wins | draws | losses | score | 95% interval, per game | unpaired games |"
+        "| agent | opponent | games | distinct games | wins | draws | losses | score | 95% interval, per game |"
     )?;
-    writeln!(out, "|---|---|--:|--:|--:|--:|---|--:|")?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|---|")?;
     for p in pairings {
         writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.3} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
             p.agent,
             p.opponent,
+            p.games.games,
+            p.games.distinct_games,
             p.wdl.wins,
             p.wdl.draws,
             p.wdl.losses,
             p.score_wilson.value,
             interval(&p.score_wilson),
-            p.games.unpaired_games
         )?;
     }
     writeln!(out)
@@ -303,8 +297,27 @@ fn advantage(p: &Proportion) -> String {
     format!("{:+.3} [{:+.3}, {:+.3}]", p.value, p.low, p.high)
 }
 
-/// `+123 [+80, +166]`, or `±inf` ends as written by Rust.
-fn elo(p: &Proportion) -> String {
+/// The headline cells of a pairing: units, score, interval, Elo, nElo, LOS.
+fn headline(estimate: Option<&ScoreEstimate>) -> String {
+    let Some(e) = estimate else {
+        return "none | - | - | - | - | -".to_string();
+    };
+    let units = match e.unit {
+        SampleUnit::Pair => e.units.to_string(),
+        SampleUnit::Game => format!("none ({} games)", e.units),
+    };
+    format!(
+        "{units} | {:.3} | {} | {} | {} | {:.1}%",
+        e.score.value,
+        interval(&e.score),
+        elo(&e.elo),
+        e.nelo.as_ref().map_or("-".to_string(), elo),
+        100.0 * e.los
+    )
+}
+
+/// `+123 [+80, +166]`.
+fn elo(p: &Interval) -> String {
     format!("{:+.0} [{:+.0}, {:+.0}]", p.value, p.low, p.high)
 }
 

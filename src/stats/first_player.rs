@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::pairing::{rank, AgentKey, GroupGames, Wdl};
 use super::tally::{GroupCounts, SettingTally};
-use super::units::{clustered_mean, Units};
+use super::units::Units;
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Which games a line of first-player statistics covers.
@@ -141,9 +141,9 @@ impl Seat {
             south_win_rate: wilson(south_wins as f64, n, Z95),
             draw_rate: wilson(draws as f64, n, Z95),
             south_loss_rate: wilson(north_wins as f64, n, Z95),
-            advantage: clustered_mean(&self.south).shifted(-0.5),
+            advantage: self.south.clustered().interval().shifted(-0.5),
             advantage_wilson: wilson(south.points(), n, Z95).shifted(-0.5),
-            advantage_normal: clustered_mean(&self.south_normal).shifted(-0.5),
+            advantage_normal: self.south_normal.clustered().interval().shifted(-0.5),
             ludii_advantage_p1: ludii_advantage_p1(south_wins, draws, n),
             ludii_balance: ludii_balance(south_wins, draws, north_wins),
         }

@@ -9,23 +9,36 @@
 //! Wilson interval, pairings, the first player's seat, ratings and game
 //! length.
 
+mod cluster;
+mod elo;
 mod first_player;
 mod length;
 mod matrix;
+mod normal;
 mod pairing;
 mod ratings;
 mod setting;
+mod sprt;
 mod tally;
 mod units;
 mod wilson;
 
+pub use cluster::ClusteredMean;
+pub use elo::{
+    elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T, SCORE_CLAMP,
+};
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, EndingCounts, LengthStats};
+pub use normal::normal_cdf;
 pub use pairing::{pairings, GroupGames, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
+pub use sprt::{
+    llr_logistic, llr_normalized, Sprt, SprtConfig, SprtDecision, SprtError, SprtModel, SprtStatus,
+    MAX_SPRT_ELO,
+};
 pub use tally::{SettingTally, Tally};
-pub use units::{clustered_mean, pair_figures, Basis, PairFigures, Trinomial, Units};
+pub use units::{Trinomial, Units};
 pub use wilson::{wilson, Proportion, Z95};
 
 pub(crate) use pairing::rank;

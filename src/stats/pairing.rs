@@ -16,9 +16,10 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
+use super::elo::ScoreEstimate;
 use super::length::EndingCounts;
 use super::tally::{GroupCounts, SettingTally};
-use super::units::{clustered_mean, pair_figures, PairFigures, Trinomial};
+use super::units::Trinomial;
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Wins, draws and losses from one agent's point of view.
@@ -110,9 +111,10 @@ pub struct PairingStats {
     pub games: GroupGames,
     /// The agent's wins, draws and losses over all games.
     pub wdl: Wdl,
-    /// The headline: score, Elo, nElo and LOS from the distinct units.
-    #[serde(flatten)]
-    pub figures: PairFigures,
+    /// The headline: score, Elo, nElo and LOS from the pentanomial counts of
+    /// the distinct pairs (the trinomial counts of the distinct games when no
+    /// pair is complete).
+    pub estimate: Option<ScoreEstimate>,
     /// The agent's score over all games as a proportion of games, with its
     /// per-game 95% Wilson interval (ignores the pairing; for comparison).
     pub score_wilson: Proportion,
@@ -225,11 +227,11 @@ pub fn pairings(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<Pairing
                 opponent: key.1 .1.to_string(),
                 games: GroupGames::of(group),
                 wdl,
-                figures: pair_figures(&score),
+                estimate: score.estimate(),
                 score_wilson: wilson(wdl.points(), wdl.games(), Z95),
                 pentanomial: score.pairs,
                 trinomial: score.lone,
-                score_normal: clustered_mean(&score_normal),
+                score_normal: score_normal.clustered().interval(),
             };
             (key, stats)
         })

@@ -146,7 +146,7 @@ impl Tally {
                 Winner::N => 0,
             },
             normal: row.ending == Ending::Normal,
-            hash: row.game_id, // stand-in until games.csv has moves_hash
+            hash: row.moves_hash.0,
             counted_lone: false,
         };
         self.games += 1;

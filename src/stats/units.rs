@@ -7,8 +7,9 @@
 
 use serde::Serialize;
 
-use super::pairing::Pentanomial;
-use super::wilson::{wilson, Proportion, Z95};
+use super::cluster::ClusteredMean;
+use super::elo::ScoreEstimate;
+use super::pairing::{Pentanomial, Wdl};
 
 /// How many lone games (no partner) scored 0, 1/2 and 1 (index = points × 2).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -86,55 +87,34 @@ impl std::ops::AddAssign for Units {
     }
 }
 
-/// Which counts a pairing's headline figures come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Basis {
-    /// The complete seat-swapped pairs (lone games left out).
-    Pentanomial,
-    /// The games alone, when no pair is complete.
-    Trinomial,
-}
-
-/// A pairing's pair-based figures, from the first agent's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct PairFigures {
-    /// The counts used.
-    pub basis: Basis,
-    /// The score with its 95% interval.
-    pub score: Proportion,
-    /// The logistic Elo difference with its 95% interval.
-    pub elo: Proportion,
-    /// The normalized Elo difference with its 95% interval.
-    pub nelo: Proportion,
-    /// The likelihood of superiority.
-    pub los: f64,
-}
-
-/// The headline figures of a pairing from its distinct units: the
-/// pentanomial counts when there is a complete pair, else the trinomial.
-pub fn pair_figures(units: &Units) -> PairFigures {
-    let (basis, games, points) = if units.pairs.pairs() > 0 {
-        let only_pairs = Units {
-            pairs: units.pairs,
-            lone: Trinomial::default(),
-        };
-        (Basis::Pentanomial, only_pairs.games(), only_pairs.points())
-    } else {
-        (Basis::Trinomial, units.games(), units.points())
-    };
-    let score = wilson(points, games, Z95);
-    PairFigures {
-        basis,
-        score,
-        elo: score,
-        nelo: score,
-        los: 0.5,
+impl Units {
+    /// The headline estimate of a pairing from its units, from the point of
+    /// view they are scored for: from the pentanomial counts when a pair is
+    /// complete (games without a partner left out), else from the lone
+    /// games' trinomial counts; `None` with no units.
+    pub fn estimate(&self) -> Option<ScoreEstimate> {
+        if self.pairs.pairs() > 0 {
+            return ScoreEstimate::from_pentanomial(&self.pairs);
+        }
+        let [losses, draws, wins] = self.lone.0;
+        ScoreEstimate::from_wdl(&Wdl {
+            wins,
+            draws,
+            losses,
+        })
     }
-}
 
-/// The mean score per game over `units`, with a 95% interval that takes the
-/// pair as the unit of sampling.
-pub fn clustered_mean(units: &Units) -> Proportion {
-    wilson(units.points(), units.games(), Z95)
+    /// The mean score per game over every unit, pairs and lone games alike,
+    /// each unit one cluster, with its cluster-robust 95% interval.
+    pub fn clustered(&self) -> ClusteredMean {
+        let mut mean = ClusteredMean::new();
+        let pairs = self.pairs.0.iter().map(|&n| (n, 2));
+        let lone = self.lone.0.iter().map(|&n| (n, 1));
+        for (half_points, (count, games)) in (0u64..).zip(pairs).chain((0u64..).zip(lone)) {
+            for _ in 0..count {
+                mean.add_cluster(half_points, games);
+            }
+        }
+        mean
+    }
 }
