@@ -44,11 +44,8 @@ pub fn significant(value: f64, figures: u32) -> String {
     let decimals = (figures - 1 - magnitude).max(0) as usize;
     // Rounding may carry into a new digit (9.996 -> 10.00): drop one decimal.
     let text = format!("{value:.decimals$}");
-    let carried = text
-        .trim_start_matches('-')
-        .trim_start_matches('0')
-        .trim_start_matches('.');
-    let significant_digits = carried.chars().filter(char::is_ascii_digit).count();
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let significant_digits = digits.trim_start_matches('0').len();
     if decimals > 0 && significant_digits > figures as usize {
         let decimals = decimals - 1;
         return format!("{value:.decimals$}");
