@@ -471,9 +471,17 @@ fn report_of_the_small_fixture_matches_its_golden_files() {
     assert_eq!(seats, want.map(|(l, s, d, n)| (l.to_string(), s, d, n)));
     let ratings = bradley_terry(ii, agents).expect("rated");
     assert_eq!(ratings.ratings[1].elo, 190.84850188786496);
+    let greedy = &ratings.ratings[1];
     assert_eq!(
-        (ratings.ratings[1].low, ratings.ratings[1].high),
+        (greedy.information_low, greedy.information_high),
         (-202.3046501999125, 584.0016539756425)
+    );
+    // Pairs as the unit: random's pair scores 0 and 1/2, so s = 0.25, pair
+    // variance 0.0625, se = 0.1767767, sd(logit) = se / 0.1875 = 0.9428090,
+    // 190.85 -+ 1.96 * 0.9428090 * 173.7178 = [-130.16, 511.86].
+    assert_eq!(
+        (greedy.low, greedy.high),
+        (-130.15970257276362, 511.8567063484935)
     );
     let l = length_stats(ii);
     assert_eq!(

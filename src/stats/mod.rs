@@ -7,7 +7,10 @@
 //! does not grow with the number of games, and every statistic is a function
 //! of the tally. One concept per file: the variant and board, the tally, the
 //! Wilson interval, pairings, the first player's seat, ratings and game
-//! length.
+//! length; and the pair-aware figures, pure functions of counts: the score
+//! estimate with Elo, nElo and LOS (`elo`), the SPRT (`sprt`), the
+//! pair-clustered mean (`cluster`) and the normal distribution function
+//! they share (`normal`).
 
 mod cluster;
 mod elo;

@@ -8,9 +8,34 @@
 //! designs I", Biometrika 39 (1952) 324-345. Fit by the MM algorithm of
 //! D. R. Hunter, "MM algorithms for generalized Bradley-Terry models",
 //! Annals of Statistics 32 (2004) 384-406: `pi_i <- W_i / sum_j n_ij / (pi_i + pi_j)`.
-//! Intervals: the inverse of the observed information matrix of
-//! `theta = ln pi` with the anchor's row and column removed (the anchor is
-//! fixed at 0), `theta_i +- 1.96 sd`.
+//!
+//! Intervals: `theta_i +- 1.96 sd` for `theta = ln pi` (the anchor fixed at
+//! 0, its row and column removed), with `sd` from a cluster-robust sandwich
+//! covariance in which the seat-swapped pair, not the game, is the
+//! independent unit: `V = B^-1 M B^-1`, where the bread `B` is the observed
+//! information (`B_ii = sum_j n_ij p_ij p_ji`, `B_ij = -n_ij p_ij p_ji`) and
+//! the meat `M` sums the outer products of each pair's score (gradient)
+//! contribution. Source: P. J. Huber (1967) and H. White, "A
+//! heteroskedasticity-consistent covariance matrix estimator", Econometrica
+//! 48 (1980) 817-838; for clusters, Cameron & Miller, "A Practitioner's
+//! Guide to Cluster-Robust Inference", J. Human Resources 50 (2015) 317-372.
+//!
+//! Derivation. A game in which i scores `y` (1, 1/2 or 0) against j adds
+//! `y ln p_ij + (1 - y) ln p_ji` to the log-likelihood, whose gradient in
+//! `theta` is `(y - p_ij) (e_i - e_j)`. A pair of games between i and j
+//! (seats swapped) in which i scores `Y` points (0, 1/2, .., 2) therefore
+//! contributes `(Y - 2 p_ij) (e_i - e_j)`, which depends only on its
+//! pentanomial cell: `M = sum over pairings {i, j} of
+//! c_ij (e_i - e_j)(e_i - e_j)^T` with
+//! `c_ij = sum_k n_k (k / 2 - 2 p_ij)^2` over the pairing's pentanomial
+//! counts `n_k`. A game left without its partner is a cluster of one; the
+//! tally does not keep its own result, so it adds the pairing's mean squared
+//! per-game residual `(W (1 - p)^2 + D (1/2 - p)^2 + L p^2) / games`; a
+//! virtual draw (below) adds `(1/2 - p)^2`. No small-sample factor
+//! `G / (G - 1)` is applied, so that with two agents the interval is exactly
+//! the pentanomial score interval of fastchess (`ScoreEstimate`) carried to
+//! the logit scale by the delta method. The information-only interval, which counts games as
+//! independent, stays in `information_low` / `information_high`.
 //!
 //! The maximum-likelihood fit is finite only when every agent has scored
 //! against, and conceded to, the rest (Hunter 2004, assumption 1: the
@@ -22,7 +47,7 @@
 use serde::Serialize;
 
 use super::matrix::invert;
-use super::pairing::{rank, Wdl};
+use super::pairing::{rank, Pentanomial, Wdl};
 use super::tally::SettingTally;
 use super::wilson::Z95;
 
@@ -38,10 +63,16 @@ pub struct Rating {
     pub agent: String,
     /// Rating on the Elo scale, anchor at 0.
     pub elo: f64,
-    /// Lower end of the 95% interval.
+    /// Lower end of the 95% interval, seat-swapped pairs as the unit
+    /// (cluster-robust sandwich).
     pub low: f64,
-    /// Upper end of the 95% interval.
+    /// Upper end of the 95% interval, seat-swapped pairs as the unit.
     pub high: f64,
+    /// Lower end of the 95% interval from the observed information alone,
+    /// games taken as independent.
+    pub information_low: f64,
+    /// Upper end of that interval.
+    pub information_high: f64,
     /// Games counted (self-play excluded).
     pub games: u64,
     /// Points scored, draws as half points.
@@ -63,10 +94,23 @@ pub struct RatingTable {
     pub unrated: Vec<String>,
 }
 
+/// What the sandwich needs of the games of agent i against agent j, from
+/// i's point of view.
+#[derive(Debug, Clone, Copy, Default)]
+struct Clusters {
+    /// i's wins, draws and losses in both seats.
+    wdl: Wdl,
+    /// i's pair scores in the complete seat-swapped pairs.
+    pentanomial: Pentanomial,
+    /// Games without their partner.
+    unpaired: u64,
+}
+
 /// Game counts and points between agents, indexed by agent.
 struct Results {
     games: Vec<Vec<f64>>,
     points: Vec<Vec<f64>>,
+    clusters: Vec<Vec<Clusters>>,
 }
 
 impl Results {
@@ -97,6 +141,7 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
     let mut results = Results {
         games: vec![vec![0.0; n]; n],
         points: vec![vec![0.0; n]; n],
+        clusters: vec![vec![Clusters::default(); n]; n],
     };
     for &(south, north, wdl) in &seats {
         let (Some(s), Some(t)) = (index(south), index(north)) else {
@@ -107,6 +152,17 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
         results.games[t][s] += played;
         results.points[s][t] += wdl.points();
         results.points[t][s] += wdl.flipped().points();
+        results.clusters[s][t].wdl += wdl;
+        results.clusters[t][s].wdl += wdl.flipped();
+    }
+    for (first, second, counts) in games.pairs() {
+        let (Some(a), Some(b)) = (index(games.name(first)), index(games.name(second))) else {
+            continue;
+        };
+        results.clusters[a][b].pentanomial += counts.pentanomial;
+        results.clusters[a][b].unpaired += counts.unpaired;
+        results.clusters[b][a].pentanomial += counts.pentanomial.flipped();
+        results.clusters[b][a].unpaired += counts.unpaired;
     }
     let anchor = index(anchor_name)?;
 
@@ -118,14 +174,9 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
         .map(|i| agents[i].to_string())
         .collect();
     let mut sub = Results {
-        games: keep
-            .iter()
-            .map(|&i| keep.iter().map(|&j| results.games[i][j]).collect())
-            .collect(),
-        points: keep
-            .iter()
-            .map(|&i| keep.iter().map(|&j| results.points[i][j]).collect())
-            .collect(),
+        games: select(&results.games, &keep),
+        points: select(&results.points, &keep),
+        clusters: select(&results.clusters, &keep),
     };
     let sub_anchor = keep.iter().position(|&i| i == anchor)?;
     let virtual_draws = !strongly_connected(&sub, sub_anchor);
@@ -142,17 +193,19 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
         }
     }
     let theta = fit(&sub, sub_anchor);
-    let sd = standard_errors(&sub, &theta, sub_anchor);
+    let sd = standard_errors(&sub, &theta, sub_anchor, virtual_draws);
     let ratings = keep
         .iter()
         .enumerate()
         .map(|(k, &i)| {
-            let half = Z95 * sd[k];
+            let (half, information_half) = (Z95 * sd[k].clustered, Z95 * sd[k].information);
             Rating {
                 agent: agents[i].to_string(),
                 elo: elo_from_logit(theta[k]),
                 low: elo_from_logit(theta[k] - half),
                 high: elo_from_logit(theta[k] + half),
+                information_low: elo_from_logit(theta[k] - information_half),
+                information_high: elo_from_logit(theta[k] + information_half),
                 games: observed_games[k] as u64,
                 points: observed_points[k],
             }
@@ -164,6 +217,13 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
         ratings,
         unrated,
     })
+}
+
+/// The rows and columns `keep` of a square matrix.
+fn select<T: Copy>(matrix: &[Vec<T>], keep: &[usize]) -> Vec<Vec<T>> {
+    keep.iter()
+        .map(|&i| keep.iter().map(|&j| matrix[i][j]).collect())
+        .collect()
 }
 
 /// Which of `n` agents `start` reaches along edges `i -> j` where `edge(i, j)`.
@@ -223,37 +283,111 @@ fn fit(r: &Results, anchor: usize) -> Vec<f64> {
     pi.iter().map(|p| p.ln()).collect()
 }
 
-/// Standard errors of `theta` relative to the anchor (0 for the anchor), from
-/// the observed information matrix
-/// `I_ii = sum_j n_ij p_ij p_ji`, `I_ij = -n_ij p_ij p_ji`.
-fn standard_errors(r: &Results, theta: &[f64], anchor: usize) -> Vec<f64> {
+/// The standard errors of one agent's `theta`.
+#[derive(Debug, Clone, Copy)]
+struct StandardErrors {
+    /// From the sandwich, pairs as the unit.
+    clustered: f64,
+    /// From the observed information alone.
+    information: f64,
+}
+
+/// The meat weight `c_ij` of the pairing of i and j (see the module doc),
+/// where i scores a game with probability `p`; `virtual_draw` when one
+/// virtual draw was added to the pairing.
+fn meat_weight(c: &Clusters, p: f64, virtual_draw: bool) -> f64 {
+    let paired: f64 = c
+        .pentanomial
+        .0
+        .iter()
+        .enumerate()
+        .map(|(k, &n)| n as f64 * (k as f64 / 2.0 - 2.0 * p).powi(2))
+        .sum();
+    let games = c.wdl.games();
+    let per_game = if games > 0 {
+        (c.wdl.wins as f64 * (1.0 - p).powi(2)
+            + c.wdl.draws as f64 * (0.5 - p).powi(2)
+            + c.wdl.losses as f64 * p * p)
+            / games as f64
+    } else {
+        0.0
+    };
+    let prior = if virtual_draw { (0.5 - p).powi(2) } else { 0.0 };
+    paired + c.unpaired as f64 * per_game + prior
+}
+
+/// Standard errors of `theta` relative to the anchor (0 for the anchor):
+/// the inverse observed information `B^-1` and the sandwich
+/// `B^-1 M B^-1` (see the module doc); infinite when `B` is singular.
+fn standard_errors(
+    r: &Results,
+    theta: &[f64],
+    anchor: usize,
+    virtual_draws: bool,
+) -> Vec<StandardErrors> {
     let n = theta.len();
     let others: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
-    let weight = |i: usize, j: usize| {
-        let p = 1.0 / (1.0 + (theta[j] - theta[i]).exp());
-        r.games[i][j] * p * (1.0 - p)
+    let p = |i: usize, j: usize| 1.0 / (1.0 + (theta[j] - theta[i]).exp());
+    let weight = |i: usize, j: usize| r.games[i][j] * p(i, j) * (1.0 - p(i, j));
+    let meat = |i: usize, j: usize| {
+        if r.games[i][j] > 0.0 {
+            meat_weight(&r.clusters[i][j], p(i, j), virtual_draws)
+        } else {
+            0.0
+        }
     };
-    let info: Vec<Vec<f64>> = others
-        .iter()
-        .map(|&i| {
-            others
-                .iter()
-                .map(|&j| {
-                    if i == j {
-                        (0..n).filter(|&k| k != i).map(|k| weight(i, k)).sum()
-                    } else {
-                        -weight(i, j)
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    // Both matrices share the Laplacian shape of the pairings:
+    // diagonal sum_k w_ik, off-diagonal -w_ij.
+    let laplacian = |w: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
+        others
+            .iter()
+            .map(|&i| {
+                others
+                    .iter()
+                    .map(|&j| {
+                        if i == j {
+                            (0..n).filter(|&k| k != i).map(|k| w(i, k)).sum()
+                        } else {
+                            -w(i, j)
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let info = laplacian(&weight);
+    let meat = laplacian(&meat);
     let covariance = invert(&info);
-    let mut sd = vec![0.0; n];
+    let sandwich = covariance
+        .as_ref()
+        .map(|b| multiply(&multiply(b, &meat), b));
+    let mut sd = vec![
+        StandardErrors {
+            clustered: 0.0,
+            information: 0.0,
+        };
+        n
+    ];
     for (k, &i) in others.iter().enumerate() {
-        sd[i] = covariance
-            .as_ref()
-            .map_or(f64::INFINITY, |c| c[k][k].max(0.0).sqrt());
+        let diagonal = |m: &Option<Vec<Vec<f64>>>| {
+            m.as_ref()
+                .map_or(f64::INFINITY, |c| c[k][k].max(0.0).sqrt())
+        };
+        sd[i] = StandardErrors {
+            clustered: diagonal(&sandwich),
+            information: diagonal(&covariance),
+        };
     }
     sd
+}
+
+/// The product of two square matrices of the same size.
+fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    a.iter()
+        .map(|row| {
+            (0..b.len())
+                .map(|j| row.iter().zip(b).map(|(x, b_row)| x * b_row[j]).sum())
+                .collect()
+        })
+        .collect()
 }

@@ -17,8 +17,8 @@
 //!   for pairs); the theory is M. Van den Bergh's notes
 //!   "support_MLE_multinomial.pdf" (Proposition 1.1) and
 //!   "normalized_elo_practical.pdf" (Section 4.1) on cantate.be/Fishtest.
-//!   Fishtest's `brentq` root finder is replaced by bisection to machine
-//!   precision on the same bracket, which finds the same root.
+//!   Fishtest's `brentq` root finder is replaced by bisection to 1e-15 on
+//!   the same bracket, which finds the same root.
 //! - Source: fastchess (`Disservin/fastchess`),
 //!   `app/src/matchmaking/sprt/sprt.cpp`: the same two models, the bounds
 //!   `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`, and the decision
@@ -247,7 +247,9 @@ fn secular(pdf: &[(f64, f64)]) -> Option<f64> {
     }
     let f = |x: f64| -> f64 { pdf.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum() };
     let (mut low, mut high) = (-1.0 / w, -1.0 / v);
-    for _ in 0..2000 {
+    // Brackets are a few units wide: 1e-15 is the root to double precision
+    // in about 55 halvings (Fishtest's brentq stops at 2e-12).
+    while high - low > 1e-15 {
         let mid = 0.5 * (low + high);
         if mid <= low || mid >= high {
             break;
@@ -354,9 +356,11 @@ pub fn llr_normalized(nelo0: f64, nelo1: f64, pairs: &Pentanomial) -> f64 {
         mle_t_value(&pdf, 0.5, t(nelo1)),
     );
     match fitted {
-        (Some(p0), Some(p1)) => scaled_llr(total, &pdf, &p0, &p1),
-        _ => llr_normalized_approximate(nelo0, nelo1, total, &pdf),
+        (Some(p0), Some(p1)) => Some(scaled_llr(total, &pdf, &p0, &p1)),
+        _ => None,
     }
+    .filter(|llr| llr.is_finite())
+    .unwrap_or_else(|| llr_normalized_approximate(nelo0, nelo1, total, &pdf))
 }
 
 /// Fishtest `LLR_normalized_alt` for pairs:
