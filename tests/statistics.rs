@@ -8,7 +8,7 @@ use hoyito::stats::{
     bradley_terry, elo_from_logit, elo_from_score, normal_cdf, ClusteredMean, Pentanomial,
     SampleUnit, ScoreEstimate, Sprt, SprtConfig, SprtDecision, SprtModel, Tally, Wdl, Z95,
 };
-use hoyito::tournament::{GameRow, Winner};
+use hoyito::tournament::{GameRow, MovesHash, Winner};
 use hoyito::{Ending, Variant};
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
@@ -31,6 +31,7 @@ fn game(id: u64, south: &str, north: &str, winner: Winner) -> GameRow {
         north_captures: 24,
         plies: 40,
         ending: Ending::Normal,
+        moves_hash: MovesHash(id),
     }
 }
 

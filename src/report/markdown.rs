@@ -124,8 +124,10 @@ fn write_methods(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         "- Ratings: Bradley-Terry maximum likelihood (Bradley & Terry 1952) fitted by \
          Hunter's MM algorithm (Annals of Statistics 2004), draws as half points, self-play \
          left out, on the Elo scale (400 / ln 10 per logit unit), anchored at `random` = 0 \
-         when it plays, else at the first agent listed; 95% intervals from the observed \
-         information matrix.\n"
+         when it plays, else at the first agent listed; 95% intervals from a \
+         cluster-robust (sandwich) covariance with the seat-swapped pair as the cluster \
+         (the information-matrix interval, which takes games as independent, stays in \
+         `summary.json` as `information_low` / `information_high`).\n"
     )
 }
 

@@ -28,7 +28,7 @@ use crate::game::Ending;
 use crate::tournament::{GameRow, Winner};
 
 use super::length::EndingCounts;
-use super::pairing::Wdl;
+use super::pairing::{Pentanomial, Wdl};
 use super::setting::Setting;
 use super::units::Units;
 
@@ -52,6 +52,9 @@ pub(crate) struct GroupCounts {
     pub(crate) distinct_pairs: u64,
     /// Games whose neighbour is not their seat-swapped partner.
     pub(crate) unpaired: u64,
+    /// Every complete pair, repeats included, scored for the first agent:
+    /// the clusters of the games that the ratings fit.
+    pub(crate) all_pairs: Pentanomial,
     /// Distinct units, scored for the group's first agent (pairings only).
     pub(crate) score: Units,
     /// The same, over the games that ended normally.
@@ -63,6 +66,17 @@ pub(crate) struct GroupCounts {
     seen_games: HashSet<(bool, u64)>,
     seen_pairs: HashSet<(u64, u64)>,
     seen_lone: HashSet<(bool, u64)>,
+}
+
+/// The pair counts of two different agents on one setting over all their
+/// games, repeats included, from the point of view of the agent interned
+/// first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct PairCounts {
+    /// Pair scores of the complete seat-swapped pairs.
+    pub(crate) pentanomial: Pentanomial,
+    /// Games whose neighbour is not their seat-swapped partner.
+    pub(crate) unpaired: u64,
 }
 
 /// The counts of one setting.
@@ -240,11 +254,12 @@ impl GroupCounts {
             }
         }
         self.pairs += 1;
+        let (a, b) = (partner.half_points(first), game.half_points(first));
+        self.all_pairs.0[a + b] += 1;
         if !self.seen_pairs.insert((partner.hash, game.hash)) {
             return;
         }
         self.distinct_pairs += 1;
-        let (a, b) = (partner.half_points(first), game.half_points(first));
         self.score.add_pair(a + b);
         self.south.add_pair(partner.south_half + game.south_half);
         match (partner.normal, game.normal) {
@@ -296,6 +311,18 @@ impl<'a> SettingTally<'a> {
     /// two equal for self-play, scores from the first agent's point of view.
     pub(crate) fn groups(&self) -> impl Iterator<Item = (AgentId, AgentId, &'a GroupCounts)> + 'a {
         self.counts.groups.iter().map(|(&(a, b), c)| (a, b, c))
+    }
+
+    /// The pair counts of each two different agents that met, over all
+    /// their games, from the point of view of the first of the two.
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (AgentId, AgentId, PairCounts)> + 'a {
+        self.groups().filter(|(a, b, _)| a != b).map(|(a, b, g)| {
+            let counts = PairCounts {
+                pentanomial: g.all_pairs,
+                unpaired: g.unpaired,
+            };
+            (a, b, counts)
+        })
     }
 
     /// (plies, games) by increasing length.
