@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hoyito::report::write_report_from_csv;
+use hoyito::report::{significant, write_report_from_csv};
 use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
     DEFAULT_CONFIG_NAME, TIMINGS_FILE,
@@ -153,14 +153,16 @@ fn write_report(dir: &Path, agent_order: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// `N games in S s (R games/s)`, the rate to three significant figures so that
+/// a slow run does not print "0 games/s".
 fn rate_line(games: u64, wall: Duration) -> String {
     let secs = wall.as_secs_f64();
     if games == 0 {
         return "nothing left to play: the run is complete".to_string();
     }
     format!(
-        "{games} games in {secs:.2} s ({:.0} games/s)",
-        games as f64 / secs.max(1e-9)
+        "{games} games in {secs:.2} s ({} games/s)",
+        significant(games as f64 / secs.max(1e-9), 3)
     )
 }
 
@@ -183,4 +185,22 @@ fn progress_bar(total: u64, done: u64) -> Option<ProgressBar> {
     bar.set_style(style);
     bar.reset_eta();
     Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_line_keeps_three_significant_figures() {
+        let line = |games, millis| rate_line(games, Duration::from_millis(millis));
+        assert_eq!(line(4, 100_000), "4 games in 100.00 s (0.0400 games/s)");
+        assert_eq!(line(2, 3_000), "2 games in 3.00 s (0.667 games/s)");
+        assert_eq!(line(1_000, 4_000), "1000 games in 4.00 s (250 games/s)");
+        assert_eq!(
+            line(123_456, 10_000),
+            "123456 games in 10.00 s (12346 games/s)"
+        );
+        assert_eq!(line(0, 10), "nothing left to play: the run is complete");
+    }
 }

@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::tournament::ConfigError;
+
 /// An error reading games or writing a report.
 #[derive(Debug, Error)]
 pub enum ReportError {
@@ -56,6 +58,13 @@ pub enum ReportError {
         game_id: u64,
         /// The game id of the row before it.
         previous: u64,
+    },
+    /// The run's `experiment.toml` could not be read (the source names the
+    /// file and key).
+    #[error("cannot take the agent order and rules from the run's experiment")]
+    Experiment {
+        /// Why.
+        source: ConfigError,
     },
     /// There is nothing to report.
     #[error("no games to report in {}", path.display())]

@@ -1,9 +1,13 @@
-//! `report.md`: the summary as a person reads it, with the methods stated and
-//! cited beside the numbers and the charts linked in.
+//! `report.md`: the summary as a person reads it, caveats first, with the
+//! methods stated and cited beside the numbers and the charts linked in.
 
 use std::io::{self, Write};
 
-use crate::stats::{Proportion, RatingTable, SeatStats, Setting};
+use crate::stats::{
+    Interval, PairingStats, Proportion, RatingTable, SampleUnit, ScoreEstimate, SeatStats, Setting,
+};
+
+use super::format::ratio;
 
 use super::summary::{SettingSummary, Summary};
 
@@ -27,6 +31,7 @@ pub fn write_markdown(
         summary.agents.join(", "),
         settings.join(", ")
     )?;
+    write_caveats(&mut out, summary)?;
     write_methods(&mut out, summary)?;
     writeln!(out, "## Charts\n")?;
     for (title, path) in charts {
@@ -34,6 +39,25 @@ pub fn write_markdown(
     }
     for setting in &summary.settings {
         write_setting(&mut out, setting)?;
+    }
+    Ok(())
+}
+
+fn write_caveats(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
+    writeln!(out, "## Caveats\n")?;
+    if summary.caveats.is_empty() {
+        writeln!(
+            out,
+            "None found: no setting had more than a quarter of its games settled by a stall \
+             rule, no game was played twice, and no headline interval includes the value of no \
+             difference.\n"
+        )?;
+    }
+    for caveat in &summary.caveats {
+        writeln!(out, "- {}", caveat.text())?;
+    }
+    if !summary.caveats.is_empty() {
+        writeln!(out)?;
     }
     Ok(())
 }
@@ -47,111 +71,193 @@ fn write_methods(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "- Scores count a win as 1 and a draw as 1/2. Intervals are 95% Wilson score \
-         intervals (E. B. Wilson, JASA 1927), taking a score as a proportion of games."
+        "- The unit of sampling is the seat-swapped pair, not the game: both games of a pair \
+         start from the same opening, so their results are correlated. A pair (or a game \
+         without a partner) whose moves repeat an earlier one of the same agents is counted \
+         once (games are told apart by the hash of their moves); the tables say how many games \
+         and pairs were distinct."
     )?;
     writeln!(
         out,
-        "- Pairs: games come in seat-swapped pairs with the same opening; the pair \
-         columns count pairs that scored 0, 1/2, 1, 3/2 and 2 points for the first agent \
-         (pentanomial counts)."
+        "- Pairings, the headline: the score (a win 1, a draw 1/2) with its 95% interval from \
+         the pentanomial counts of the pairs (the pairs that scored 0, 1/2, 1, 3/2 and 2 \
+         points for the first agent), by the normal approximation on the mean pair score and \
+         its variance, as fastchess and Fishtest compute it; from the trinomial counts of the \
+         games when no pair is complete. Elo is the logistic difference \
+         `-400 log10(1/score - 1)`; nElo, normalized Elo, divides the score's distance from \
+         1/2 by its per-pair standard deviation (Fishtest); LOS is the likelihood that the \
+         first agent is the stronger."
     )?;
     writeln!(
         out,
-        "- First-player advantage is South's score minus 0.5. Ludii's AdvantageP1 is \
-         South's mean result with draws as half wins, and its Balance is 1 minus the gap \
-         between the two seats' results (1 = even); see Ludii's \
-         `metrics/single/outcome/AdvantageP1.java` and `Balance.java`."
+        "- First-player advantage is South's score minus 0.5, with a 95% interval that takes \
+         the pair as the cluster (a cluster-robust variance), self-play pairs too."
+    )?;
+    writeln!(
+        out,
+        "- Per-game intervals are 95% Wilson score intervals (E. B. Wilson, JASA 1927) that \
+         take each game as an independent trial: they are kept, labelled \"per game\", for \
+         comparison with other tools, and they are wrong in both directions here (too wide \
+         for scores, where the swapped seats cancel, and too narrow for the first-player \
+         advantage, where the shared opening favours the same seat twice)."
+    )?;
+    writeln!(
+        out,
+        "- Endings are named as in `games.csv`: `normal` (the last seeds were taken), \
+         `repetition` and `no-capture-limit` (stall rules{}). The columns \"normal endings \
+         only\" give the same figures over the games that ended normally; a pair with one \
+         stalled game keeps its other game as a game without a partner.",
+        match summary.no_capture_limit {
+            Some(limit) => format!("; the limit was {limit} plies"),
+            None => String::new(),
+        }
+    )?;
+    writeln!(
+        out,
+        "- Ludii's AdvantageP1 is South's mean result with draws as half wins, and its \
+         Balance is 1 minus the gap between the two seats' results (1 = even), both written \
+         exactly from the counts; see Ludii's `metrics/single/outcome/AdvantageP1.java` and \
+         `Balance.java`."
     )?;
     writeln!(
         out,
         "- Ratings: Bradley-Terry maximum likelihood (Bradley & Terry 1952) fitted by \
          Hunter's MM algorithm (Annals of Statistics 2004), draws as half points, self-play \
          left out, on the Elo scale (400 / ln 10 per logit unit), anchored at `random` = 0 \
-         when it plays, else at the first agent listed; 95% intervals from the observed \
-         information matrix.\n"
+         when it plays, else at the first agent listed; 95% intervals from a \
+         cluster-robust (sandwich) covariance with the seat-swapped pair as the cluster \
+         (the information-matrix interval, which takes games as independent, stays in \
+         `summary.json` as `information_low` / `information_high`).\n"
     )
 }
 
 fn write_setting(out: &mut impl Write, s: &SettingSummary) -> io::Result<()> {
     writeln!(out, "## {} ({} games)\n", s.setting, s.games)?;
     if !s.pairings.is_empty() {
-        writeln!(out, "### Pairings\n")?;
-        writeln!(
-            out,
-            "| agent | opponent | wins | draws | losses | score | 95% interval | pairs 0 / ½ / 1 / 1½ / 2 | unpaired games |"
-        )?;
-        writeln!(out, "|---|---|--:|--:|--:|--:|---|---|--:|")?;
-        for p in &s.pairings {
-            let penta: Vec<String> = p.pentanomial.0.iter().map(u64::to_string).collect();
-            writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {:.3} | {} | {} | {} |",
-                p.agent,
-                p.opponent,
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                p.score.value,
-                interval(&p.score),
-                penta.join(" / "),
-                p.unpaired_games
-            )?;
-        }
-        writeln!(out)?;
+        write_pairings(out, &s.pairings)?;
     }
+    write_games(out, &s.first_player)?;
     write_first_player(out, &s.first_player)?;
     if let Some(table) = &s.ratings {
         write_ratings(out, &s.setting, table)?;
     }
     let l = &s.length;
     writeln!(out, "### Game length (plies)\n")?;
+    writeln!(out, "| games | mean | median | 90th percentile | max |")?;
+    writeln!(out, "|--:|--:|--:|--:|--:|")?;
     writeln!(
         out,
-        "| games | mean | median | 90th percentile | max | normal | repetition | no-capture limit |"
-    )?;
-    writeln!(out, "|--:|--:|--:|--:|--:|--:|--:|--:|")?;
-    writeln!(
-        out,
-        "| {} | {:.1} | {:.1} | {} | {} | {} | {} | {} |\n",
-        l.games,
-        l.mean,
-        l.median,
-        l.p90,
-        l.max,
-        l.endings.normal,
-        l.endings.repetition,
-        l.endings.no_capture_limit
+        "| {} | {:.1} | {:.1} | {} | {} |\n",
+        l.games, l.mean, l.median, l.p90, l.max
     )
+}
+
+fn write_pairings(out: &mut impl Write, pairings: &[PairingStats]) -> io::Result<()> {
+    writeln!(out, "### Pairings\n")?;
+    writeln!(
+        out,
+        "| agent | opponent | pairs | score | 95% interval | Elo | nElo | LOS | pairs 0 / ½ / 1 / 1½ / 2 | score, normal endings only | unpaired games |"
+    )?;
+    writeln!(out, "|---|---|--:|--:|---|---|---|--:|---|---|--:|")?;
+    for p in pairings {
+        let penta: Vec<String> = p.pentanomial.0.iter().map(u64::to_string).collect();
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            p.agent,
+            p.opponent,
+            headline(p.estimate.as_ref()),
+            penta.join(" / "),
+            score(&p.score_normal, p.games.games_normal),
+            p.games.unpaired_games
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Per game, for comparison:\n")?;
+    writeln!(
+        out,
+        "| agent | opponent | games | distinct games | wins | draws | losses | score | 95% interval, per game |"
+    )?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|---|")?;
+    for p in pairings {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
+            p.agent,
+            p.opponent,
+            p.games.games,
+            p.games.distinct_games,
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            p.score_wilson.value,
+            interval(&p.score_wilson),
+        )?;
+    }
+    writeln!(out)
+}
+
+fn write_games(out: &mut impl Write, rows: &[SeatStats]) -> io::Result<()> {
+    writeln!(out, "### Games and how they ended\n")?;
+    writeln!(
+        out,
+        "| group | played | distinct games | pairs (distinct) | normal | repetition | no-capture-limit | settled by a stall rule |"
+    )?;
+    writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|")?;
+    for r in rows {
+        let g = &r.games;
+        writeln!(
+            out,
+            "| {} | {} | {} | {} ({}) | {} | {} | {} | {:.1}% |",
+            r.scope.label(),
+            g.games,
+            g.distinct_games,
+            g.pairs,
+            g.distinct_pairs,
+            g.endings.normal,
+            g.endings.repetition,
+            g.endings.no_capture_limit,
+            100.0 * g.endings.stalled() as f64 / g.games.max(1) as f64
+        )?;
+    }
+    writeln!(out)
 }
 
 fn write_first_player(out: &mut impl Write, rows: &[SeatStats]) -> io::Result<()> {
     writeln!(out, "### First player (South seat)\n")?;
     writeln!(
         out,
-        "| games (count) | S wins | draws | N wins | S win rate | draw rate | S loss rate | advantage (S score − 0.5) | AdvantageP1 | Balance |"
+        "| games (count) | S wins | draws | N wins | S win rate | draw rate | S loss rate | advantage (S score − 0.5) | advantage, normal endings only | advantage, per game | AdvantageP1 | Balance |"
     )?;
-    writeln!(out, "|---|--:|--:|--:|---|---|---|---|--:|--:|")?;
+    writeln!(out, "|---|--:|--:|--:|---|---|---|---|---|---|--:|--:|")?;
     for r in rows {
+        let n = r.south_wins + r.draws + r.north_wins;
         writeln!(
             out,
-            "| {} ({}) | {} | {} | {} | {} | {} | {} | {:+.3} [{:+.3}, {:+.3}] | {:.3} | {:.3} |",
+            "| {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.scope.label(),
-            r.games,
+            r.games.games,
             r.south_wins,
             r.draws,
             r.north_wins,
             percent(&r.south_win_rate),
             percent(&r.draw_rate),
             percent(&r.south_loss_rate),
-            r.advantage.value,
-            r.advantage.low,
-            r.advantage.high,
-            r.ludii_advantage_p1,
-            r.ludii_balance
+            advantage(&r.advantage),
+            if r.games.games_normal == 0 {
+                "no games".to_string()
+            } else {
+                advantage(&r.advantage_normal)
+            },
+            advantage(&r.advantage_wilson),
+            ratio(2 * r.south_wins + r.draws, 2 * n),
+            ratio(n - r.south_wins.abs_diff(r.north_wins), n)
         )?;
     }
-    writeln!(out)
+    writeln!(
+        out,
+        "\nWin, draw and loss rates carry per-game 95% Wilson intervals.\n"
+    )
 }
 
 fn write_ratings(out: &mut impl Write, setting: &Setting, t: &RatingTable) -> io::Result<()> {
@@ -186,6 +292,43 @@ fn write_ratings(out: &mut impl Write, setting: &Setting, t: &RatingTable) -> io
         )?;
     }
     writeln!(out)
+}
+
+/// `+0.123 [-0.010, +0.250]`.
+fn advantage(p: &Proportion) -> String {
+    format!("{:+.3} [{:+.3}, {:+.3}]", p.value, p.low, p.high)
+}
+
+/// The headline cells of a pairing: units, score, interval, Elo, nElo, LOS.
+fn headline(estimate: Option<&ScoreEstimate>) -> String {
+    let Some(e) = estimate else {
+        return "none | - | - | - | - | -".to_string();
+    };
+    let units = match e.unit {
+        SampleUnit::Pair => e.units.to_string(),
+        SampleUnit::Game => format!("none ({} games)", e.units),
+    };
+    format!(
+        "{units} | {:.3} | {} | {} | {} | {:.1}%",
+        e.score.value,
+        interval(&e.score),
+        elo(&e.elo),
+        e.nelo.as_ref().map_or("-".to_string(), elo),
+        100.0 * e.los
+    )
+}
+
+/// `+123 [+80, +166]`.
+fn elo(p: &Interval) -> String {
+    format!("{:+.0} [{:+.0}, {:+.0}]", p.value, p.low, p.high)
+}
+
+/// `0.512 [0.430, 0.594] (96 games)`, or `no games`.
+fn score(p: &Proportion, games: u64) -> String {
+    if games == 0 {
+        return "no games".to_string();
+    }
+    format!("{:.3} {} ({games} games)", p.value, interval(p))
 }
 
 /// `[low, high]` to three decimals.

@@ -6,8 +6,10 @@
 //! directory and moved into place only once every file has been written, so a
 //! failure leaves no half-written report behind.
 
+mod caveats;
 mod charts;
 mod error;
+mod format;
 mod games_csv;
 mod markdown;
 mod summary;
@@ -17,10 +19,12 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::stats::Tally;
-use crate::tournament::GAMES_FILE;
+use crate::tournament::{Experiment, EXPERIMENT_FILE, GAMES_FILE};
 
+pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
 pub use error::ReportError;
+pub use format::{ratio, significant};
 pub use games_csv::tally_games_csv;
 pub use markdown::write_markdown;
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
@@ -47,19 +51,27 @@ pub const REPORT_FILE: &str = "report.md";
 
 /// Writes `summary.json`, `report.md` and `charts/` into `dir` from
 /// `dir/games.csv`, agents ordered as in `agent_order` (unlisted ones after,
-/// by name), or in order of first appearance when `None`. Existing report
-/// files are replaced only once all new ones are written.
+/// by name); when `None`, as in the `[tournament] agents` of
+/// `dir/experiment.toml` if there is one, else in order of first appearance.
+/// The no-capture limit marked on the length charts comes from
+/// `dir/experiment.toml` too (no mark without it). Existing report files are
+/// replaced only once all new ones are written.
 pub fn write_report_from_csv(
     dir: &Path,
     agent_order: Option<&[String]>,
 ) -> Result<ReportFiles, ReportError> {
+    let experiment = run_experiment(dir)?;
     let tally = tally_games_csv(&dir.join(GAMES_FILE))?;
     if tally.games() == 0 {
         return Err(ReportError::NoGames {
             path: dir.to_path_buf(),
         });
     }
-    let summary = summarize(&tally, agent_order.unwrap_or(tally.agents()));
+    let order = agent_order
+        .or(experiment.as_ref().map(|e| e.tournament.agents.as_slice()))
+        .unwrap_or(tally.agents());
+    let limit = experiment.as_ref().map(|e| e.rules.no_capture_limit);
+    let summary = summarize(&tally, order, limit);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
@@ -94,6 +106,17 @@ pub fn write_report_from_csv(
             .filter(|p| p.starts_with(dir.join(CHARTS)))
             .collect(),
     })
+}
+
+/// The experiment saved beside the games, if there is one.
+fn run_experiment(dir: &Path) -> Result<Option<Experiment>, ReportError> {
+    let path = dir.join(EXPERIMENT_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    Experiment::load(&path)
+        .map(Some)
+        .map_err(|source| ReportError::Experiment { source })
 }
 
 /// Writes every file into `staging`, returning their paths relative to it.

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::caveats::{caveats, Caveat};
 use crate::stats::{
     bradley_terry, first_player, length_stats, pairings, rank, LengthStats, PairingStats,
     RatingTable, SeatStats, Setting, Tally,
@@ -23,6 +24,11 @@ pub struct Summary {
     pub agents: Vec<String>,
     /// The meaning of "first player".
     pub first_player: &'static str,
+    /// The no-capture limit of the run's rules (plies), when known from its
+    /// `experiment.toml` and not 0 (off).
+    pub no_capture_limit: Option<u32>,
+    /// What to keep in mind when reading the figures, found automatically.
+    pub caveats: Vec<Caveat>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
 }
@@ -46,8 +52,9 @@ pub struct SettingSummary {
 }
 
 /// Computes every statistic of the tallied games; agents are ordered as in
-/// `agent_order` (unlisted ones after, by name).
-pub fn summarize(tally: &Tally, agent_order: &[String]) -> Summary {
+/// `agent_order` (unlisted ones after, by name). `no_capture_limit` is the
+/// rules' limit when known (`None` or 0 when not, or off).
+pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option<u32>) -> Summary {
     let mut agents: Vec<&str> = tally.agents().iter().map(String::as_str).collect();
     agents.sort_by_key(|a| rank(agent_order, a));
     let settings = tally
@@ -60,11 +67,13 @@ pub fn summarize(tally: &Tally, agent_order: &[String]) -> Summary {
             ratings: bradley_terry(&games, agent_order),
             length: length_stats(&games),
         })
-        .collect();
+        .collect::<Vec<_>>();
     Summary {
         games: tally.games(),
         agents: agents.into_iter().map(str::to_string).collect(),
         first_player: FIRST_PLAYER,
+        no_capture_limit: no_capture_limit.filter(|&l| l > 0),
+        caveats: caveats(&settings),
         settings,
     }
 }

@@ -1,6 +1,7 @@
-//! How the first player's seat fares: South's win, draw and loss rates and
-//! first-player advantage (South's score minus 0.5), each with a 95% Wilson
-//! interval, and Ludii's AdvantageP1 and Balance figures beside them.
+//! How the first player's seat fares: first-player advantage (South's score
+//! minus 0.5) with a pair-clustered interval over all games and over the
+//! games that ended normally, the per-game Wilson figures kept for comparison,
+//! and Ludii's AdvantageP1 and Balance beside them.
 //!
 //! "First player" means the South seat, which moves first, never a particular
 //! agent: in a seat-swapped pair each agent sits there once, so agent strength
@@ -17,8 +18,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::pairing::{rank, AgentKey, Wdl};
-use super::tally::SettingTally;
+use super::pairing::{rank, AgentKey, GroupGames, Wdl};
+use super::tally::{GroupCounts, SettingTally};
+use super::units::Units;
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Which games a line of first-player statistics covers.
@@ -58,69 +60,93 @@ pub struct SeatStats {
     /// The games covered.
     #[serde(flatten)]
     pub scope: Scope,
-    /// Games counted.
-    pub games: u64,
+    /// How many games were played, were distinct, and how they ended.
+    #[serde(flatten)]
+    pub games: GroupGames,
     /// Games South won.
     pub south_wins: u64,
     /// Games drawn.
     pub draws: u64,
     /// Games North won.
     pub north_wins: u64,
-    /// South's win rate with its 95% interval.
+    /// South's win rate with its per-game 95% Wilson interval.
     pub south_win_rate: Proportion,
-    /// The draw rate with its 95% interval.
+    /// The draw rate with its per-game 95% Wilson interval.
     pub draw_rate: Proportion,
-    /// South's loss rate with its 95% interval.
+    /// South's loss rate with its per-game 95% Wilson interval.
     pub south_loss_rate: Proportion,
-    /// South's score, draws as half points, with its 95% interval.
-    pub south_score: Proportion,
-    /// First-player advantage: South's score minus 0.5, with its interval.
+    /// First-player advantage, South's score minus 0.5, over the distinct
+    /// units, with its pair-clustered 95% interval: the headline.
     pub advantage: Proportion,
+    /// The same over all games, with the per-game 95% Wilson interval of
+    /// South's score (ignores the pairing; for comparison).
+    pub advantage_wilson: Proportion,
+    /// First-player advantage among the games that ended normally, with its
+    /// pair-clustered 95% interval.
+    pub advantage_normal: Proportion,
     /// Ludii's AdvantageP1 (player 1 = South).
     pub ludii_advantage_p1: f64,
     /// Ludii's Balance.
     pub ludii_balance: f64,
 }
 
-/// Ludii's AdvantageP1: player 1's (South's) mean result, draws as half wins.
+/// Ludii's AdvantageP1: player 1's (South's) mean result, draws as half wins,
+/// computed as one division of the counts, so exact to the last digit.
 pub fn ludii_advantage_p1(south_wins: u64, draws: u64, games: u64) -> f64 {
     if games == 0 {
         return 0.5;
     }
-    (south_wins as f64 + 0.5 * draws as f64) / games as f64
+    (2 * south_wins + draws) as f64 / (2 * games) as f64
 }
 
 /// Ludii's Balance for two players: 1 minus the gap between their win rates,
 /// draws as half wins, so 1 is perfectly even and 0 is one seat always winning.
+/// The draws cancel: it is `(games - |south_wins - north_wins|) / games`,
+/// computed as one division of the counts, so exact to the last digit.
 pub fn ludii_balance(south_wins: u64, draws: u64, north_wins: u64) -> f64 {
     let games = south_wins + draws + north_wins;
     if games == 0 {
         return 1.0;
     }
-    let south = ludii_advantage_p1(south_wins, draws, games);
-    let north = ludii_advantage_p1(north_wins, draws, games);
-    1.0 - (south - north).abs()
+    (games - south_wins.abs_diff(north_wins)) as f64 / games as f64
 }
 
-/// The statistics of games where South won, drew and lost as in `south`.
-fn seat_stats(scope: Scope, south: Wdl) -> SeatStats {
-    let (south_wins, draws, north_wins) = (south.wins, south.draws, south.losses);
-    let n = south.games();
-    let points = south_wins as f64 + 0.5 * draws as f64;
-    let south_score = wilson(points, n, Z95);
-    SeatStats {
-        scope,
-        games: n,
-        south_wins,
-        draws,
-        north_wins,
-        south_win_rate: wilson(south_wins as f64, n, Z95),
-        draw_rate: wilson(draws as f64, n, Z95),
-        south_loss_rate: wilson(north_wins as f64, n, Z95),
-        south_score,
-        advantage: south_score.shifted(-0.5),
-        ludii_advantage_p1: ludii_advantage_p1(south_wins, draws, n),
-        ludii_balance: ludii_balance(south_wins, draws, north_wins),
+/// The counts behind one line of first-player statistics.
+#[derive(Default)]
+struct Seat {
+    wdl: Wdl,
+    games: GroupGames,
+    south: Units,
+    south_normal: Units,
+}
+
+impl Seat {
+    fn add_group(&mut self, group: &GroupCounts) {
+        self.games += GroupGames::of(group);
+        self.south += group.south;
+        self.south_normal += group.south_normal;
+    }
+
+    /// The statistics of the seat's games.
+    fn stats(self, scope: Scope) -> SeatStats {
+        let south = self.wdl;
+        let (south_wins, draws, north_wins) = (south.wins, south.draws, south.losses);
+        let n = south.games();
+        SeatStats {
+            scope,
+            games: self.games,
+            south_wins,
+            draws,
+            north_wins,
+            south_win_rate: wilson(south_wins as f64, n, Z95),
+            draw_rate: wilson(draws as f64, n, Z95),
+            south_loss_rate: wilson(north_wins as f64, n, Z95),
+            advantage: self.south.clustered().interval().shifted(-0.5),
+            advantage_wilson: wilson(south.points(), n, Z95).shifted(-0.5),
+            advantage_normal: self.south_normal.clustered().interval().shifted(-0.5),
+            ludii_advantage_p1: ludii_advantage_p1(south_wins, draws, n),
+            ludii_balance: ludii_balance(south_wins, draws, north_wins),
+        }
     }
 }
 
@@ -128,36 +154,49 @@ fn seat_stats(scope: Scope, south: Wdl) -> SeatStats {
 /// pairing of two different agents, then each agent's self-play, agents in
 /// `agent_order` (unlisted agents after, by name).
 pub fn first_player(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<SeatStats> {
-    let mut all = Wdl::default();
-    let mut pairs: BTreeMap<(AgentKey, AgentKey), Wdl> = BTreeMap::new();
-    let mut selves: BTreeMap<AgentKey, Wdl> = BTreeMap::new();
+    let mut all = Seat::default();
+    let mut pairs: BTreeMap<(AgentKey, AgentKey), Seat> = BTreeMap::new();
+    let mut selves: BTreeMap<AgentKey, Seat> = BTreeMap::new();
     for (south, north, wdl) in games.seats() {
         let (a, b) = (
             rank(agent_order, games.name(south)),
             rank(agent_order, games.name(north)),
         );
-        all += wdl;
+        all.wdl += wdl;
         if a == b {
-            *selves.entry(a).or_default() += wdl;
+            selves.entry(a).or_default().wdl += wdl;
         } else {
-            *pairs
-                .entry(if a < b { (a, b) } else { (b, a) })
-                .or_default() += wdl;
+            pairs.entry((a.min(b), a.max(b))).or_default().wdl += wdl;
         }
     }
-    let mut out = vec![seat_stats(Scope::AllGames, all)];
-    for (((_, agent), (_, opponent)), south) in pairs {
+    for (first, second, group) in games.groups() {
+        let (a, b) = (
+            rank(agent_order, games.name(first)),
+            rank(agent_order, games.name(second)),
+        );
+        all.add_group(group);
+        if a == b {
+            selves.entry(a).or_default().add_group(group);
+        } else {
+            pairs
+                .entry((a.min(b), a.max(b)))
+                .or_default()
+                .add_group(group);
+        }
+    }
+    let mut out = vec![all.stats(Scope::AllGames)];
+    for (((_, agent), (_, opponent)), seat) in pairs {
         let scope = Scope::Pairing {
             agent: agent.to_string(),
             opponent: opponent.to_string(),
         };
-        out.push(seat_stats(scope, south));
+        out.push(seat.stats(scope));
     }
-    for ((_, agent), south) in selves {
+    for ((_, agent), seat) in selves {
         let scope = Scope::SelfPlay {
             agent: agent.to_string(),
         };
-        out.push(seat_stats(scope, south));
+        out.push(seat.stats(scope));
     }
     out
 }
@@ -173,5 +212,9 @@ mod tests {
         assert!((ludii_balance(6, 2, 2) - 0.6).abs() < 1e-12);
         assert_eq!(ludii_balance(5, 0, 5), 1.0);
         assert_eq!(ludii_balance(10, 0, 0), 0.0);
+        // Exact from the counts: 0.9025 and 0.9725 are not rounded away.
+        assert_eq!(ludii_balance(180, 1, 219), 0.9025);
+        assert_eq!(ludii_balance(190, 9, 201), 0.9725);
+        assert_eq!(ludii_balance(0, 0, 0), 1.0);
     }
 }

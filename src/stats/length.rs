@@ -2,14 +2,18 @@
 //! maximum length in plies, and counts of normal endings, repetitions and
 //! no-capture-limit stops (the latter two show where play stalls).
 
+use std::ops::AddAssign;
+
 use serde::Serialize;
 
 use crate::game::Ending;
 
 use super::tally::SettingTally;
 
-/// Games by how they ended.
+/// Games by how they ended, named as in `games.csv` (`normal`,
+/// `repetition`, `no-capture-limit`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct EndingCounts {
     /// The last seeds were taken.
     pub normal: u64,
@@ -20,6 +24,21 @@ pub struct EndingCounts {
 }
 
 impl EndingCounts {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.normal + self.repetition + self.no_capture_limit
+    }
+
+    /// Games settled by a stall rule: repetition or the no-capture limit.
+    pub fn stalled(&self) -> u64 {
+        self.repetition + self.no_capture_limit
+    }
+
+    /// Whether more than a quarter of the games were settled by a stall rule.
+    pub fn mostly_stalled(&self) -> bool {
+        4 * self.stalled() > self.games()
+    }
+
     /// Counts one game.
     pub(crate) fn add(&mut self, ending: Ending) {
         match ending {
@@ -27,6 +46,14 @@ impl EndingCounts {
             Ending::Repetition => self.repetition += 1,
             Ending::NoCaptureLimit => self.no_capture_limit += 1,
         }
+    }
+}
+
+impl AddAssign for EndingCounts {
+    fn add_assign(&mut self, other: EndingCounts) {
+        self.normal += other.normal;
+        self.repetition += other.repetition;
+        self.no_capture_limit += other.no_capture_limit;
     }
 }
 

@@ -23,6 +23,7 @@ mod ratings;
 mod setting;
 mod sprt;
 mod tally;
+mod units;
 mod wilson;
 
 pub use cluster::ClusteredMean;
@@ -32,7 +33,7 @@ pub use elo::{
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, EndingCounts, LengthStats};
 pub use normal::normal_cdf;
-pub use pairing::{pairings, PairingStats, Pentanomial, Wdl};
+pub use pairing::{pairings, GroupGames, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
 pub use sprt::{
@@ -40,6 +41,7 @@ pub use sprt::{
     MAX_SPRT_ELO,
 };
 pub use tally::{SettingTally, Tally};
+pub use units::{Trinomial, Units};
 pub use wilson::{wilson, Proportion, Z95};
 
 pub(crate) use pairing::rank;

@@ -1,6 +1,8 @@
-//! Results of each pairing of two different agents: wins, draws and losses,
-//! the score with its Wilson interval, and the pentanomial counts of the
-//! seat-swapped pairs.
+//! Results of each pairing of two different agents: the pair-based score,
+//! Elo and nElo with their intervals and LOS (the headline), how many games
+//! were distinct and how they ended, the score among games that ended
+//! normally, and the per-game wins, draws, losses and Wilson interval kept
+//! for comparison.
 //!
 //! Games come in pairs that share an opening with the seats swapped, so the
 //! pair, not the game, is the independent trial; the pentanomial counts (the
@@ -14,7 +16,10 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use super::tally::{PairCounts, SettingTally};
+use super::elo::ScoreEstimate;
+use super::length::EndingCounts;
+use super::tally::{GroupCounts, SettingTally};
+use super::units::Trinomial;
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Wins, draws and losses from one agent's point of view.
@@ -101,15 +106,77 @@ pub struct PairingStats {
     pub agent: String,
     /// Its opponent.
     pub opponent: String,
-    /// The agent's wins, draws and losses.
+    /// How many games were played, were distinct, and how they ended.
+    #[serde(flatten)]
+    pub games: GroupGames,
+    /// The agent's wins, draws and losses over all games.
     pub wdl: Wdl,
-    /// The agent's score (draws as half points) with its 95% Wilson interval.
-    pub score: Proportion,
-    /// Pair scores of the complete seat-swapped pairs.
+    /// The headline: score, Elo, nElo and LOS from the pentanomial counts of
+    /// the distinct pairs (the trinomial counts of the distinct games when no
+    /// pair is complete).
+    pub estimate: Option<ScoreEstimate>,
+    /// The agent's score over all games as a proportion of games, with its
+    /// per-game 95% Wilson interval (ignores the pairing; for comparison).
+    pub score_wilson: Proportion,
+    /// Pair scores of the distinct complete seat-swapped pairs.
     pub pentanomial: Pentanomial,
-    /// Games whose pair partner is missing or not seat-swapped; counted in
-    /// `wdl` but not in `pentanomial`.
+    /// Scores of the distinct games without a partner.
+    pub trinomial: Trinomial,
+    /// The agent's score among the games that ended normally, with its
+    /// pair-clustered 95% interval.
+    pub score_normal: Proportion,
+}
+
+/// How many games a group played, how many were distinct, how they ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct GroupGames {
+    /// Games played, repeats included.
+    pub games: u64,
+    /// Different games (move sequences, with the seat order of the agents).
+    pub distinct_games: u64,
+    /// Complete seat-swapped pairs, repeats included.
+    pub pairs: u64,
+    /// Complete pairs that were not a repeat of an earlier pair.
+    pub distinct_pairs: u64,
+    /// Games whose partner is missing or not seat-swapped.
     pub unpaired_games: u64,
+    /// How the games ended.
+    pub endings: EndingCounts,
+    /// The games behind the figures among games that ended normally: the
+    /// distinct games (repeats counted once) that ended normally.
+    pub games_normal: u64,
+}
+
+impl AddAssign for GroupGames {
+    fn add_assign(&mut self, other: GroupGames) {
+        self.games += other.games;
+        self.distinct_games += other.distinct_games;
+        self.pairs += other.pairs;
+        self.distinct_pairs += other.distinct_pairs;
+        self.unpaired_games += other.unpaired_games;
+        self.endings += other.endings;
+        self.games_normal += other.games_normal;
+    }
+}
+
+impl GroupGames {
+    /// The counts of one group.
+    pub(crate) fn of(group: &GroupCounts) -> GroupGames {
+        GroupGames {
+            games: group.games,
+            distinct_games: group.distinct_games,
+            pairs: group.pairs,
+            distinct_pairs: group.distinct_pairs,
+            unpaired_games: group.unpaired,
+            endings: group.endings,
+            games_normal: group.south_normal.games(),
+        }
+    }
+
+    /// Whether some game was played more than once.
+    pub fn repeated(&self) -> bool {
+        self.distinct_games < self.games
+    }
 }
 
 /// An agent's sort key: its position in the listed order, then its name.
@@ -127,7 +194,7 @@ pub(crate) fn rank<'a>(agent_order: &[String], name: &'a str) -> AgentKey<'a> {
 /// pairings in that order. Self-play is left to the first-player statistics:
 /// an agent against itself always scores 0.5.
 pub fn pairings(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<PairingStats> {
-    let mut by_pairing: BTreeMap<(AgentKey, AgentKey), (Wdl, PairCounts)> = BTreeMap::new();
+    let mut wdls: BTreeMap<(AgentKey, AgentKey), Wdl> = BTreeMap::new();
     for (south, north, wdl) in games.seats().filter(|(s, n, _)| s != n) {
         let (a, b) = (
             rank(agent_order, games.name(south)),
@@ -139,33 +206,38 @@ pub fn pairings(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<Pairing
         } else {
             ((b, a), wdl.flipped())
         };
-        by_pairing.entry(key).or_default().0 += wdl;
+        *wdls.entry(key).or_default() += wdl;
     }
-    for (first, second, counts) in games.pairs() {
-        let (a, b) = (
-            rank(agent_order, games.name(first)),
-            rank(agent_order, games.name(second)),
-        );
-        let (key, pentanomial) = if a <= b {
-            ((a, b), counts.pentanomial)
-        } else {
-            ((b, a), counts.pentanomial.flipped())
-        };
-        let entry = &mut by_pairing.entry(key).or_default().1;
-        entry.pentanomial += pentanomial;
-        entry.unpaired += counts.unpaired;
-    }
-    by_pairing
-        .into_iter()
-        .map(|(((_, agent), (_, opponent)), (wdl, pairs))| PairingStats {
-            agent: agent.to_string(),
-            opponent: opponent.to_string(),
-            score: wilson(wdl.points(), wdl.games(), Z95),
-            wdl,
-            pentanomial: pairs.pentanomial,
-            unpaired_games: pairs.unpaired,
+    let mut out: Vec<((AgentKey, AgentKey), PairingStats)> = games
+        .groups()
+        .filter(|(first, second, _)| first != second)
+        .map(|(first, second, group)| {
+            let (a, b) = (
+                rank(agent_order, games.name(first)),
+                rank(agent_order, games.name(second)),
+            );
+            let (key, score, score_normal) = if a <= b {
+                ((a, b), group.score, group.score_normal)
+            } else {
+                ((b, a), group.score.flipped(), group.score_normal.flipped())
+            };
+            let wdl = wdls.get(&key).copied().unwrap_or_default();
+            let stats = PairingStats {
+                agent: key.0 .1.to_string(),
+                opponent: key.1 .1.to_string(),
+                games: GroupGames::of(group),
+                wdl,
+                estimate: score.estimate(),
+                score_wilson: wilson(wdl.points(), wdl.games(), Z95),
+                pentanomial: score.pairs,
+                trinomial: score.lone,
+                score_normal: score_normal.clustered().interval(),
+            };
+            (key, stats)
         })
-        .collect()
+        .collect();
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out.into_iter().map(|(_, stats)| stats).collect()
 }
 
 #[cfg(test)]

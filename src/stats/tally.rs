@@ -1,31 +1,76 @@
 //! The counts that every statistic is computed from, gathered in one pass over
 //! the games, so that a report needs memory for the counts and not for the
-//! games: a million-game run reports in the same few kilobytes as a hundred.
+//! games, except what finding repeated games takes.
 //!
 //! Per variant and board the tally keeps, for each ordered (South agent, North
-//! agent) couple, South's wins, draws and losses; for each unordered couple of
-//! two different agents, the pentanomial counts of its seat-swapped pairs and
-//! its games left unpaired; a histogram of game lengths; and the endings.
-//! Agent names are interned once, in order of first appearance.
+//! agent) couple, South's wins, draws and losses; for each group of games (two
+//! different agents, or one agent against itself) how its games ended and the
+//! scores of its independent units; a histogram of game lengths; and the
+//! endings. Agent names are interned once, in order of first appearance.
+//!
+//! The unit of sampling is the seat-swapped pair, not the game: both games of
+//! a pair start from the same opening, so their results are correlated. A
+//! group's [`Units`] count its complete pairs by their total score (the
+//! pentanomial counts) and its games without a partner by their score, each
+//! counted once however often it was played: a pair (or lone game) whose
+//! move sequences were all seen before in the group adds nothing. Finding
+//! them keeps a set of 64-bit move hashes per group: about 16 bytes per game
+//! and 16 per pair, plus the hash table's slack (some 40 bytes per game in
+//! all, 40 MB for a million games); everything else is flat in the games.
 //!
 //! A game's pair partner is its neighbour: games must be added in game-id
 //! order (as `games.csv` holds them), so that the two games of a pair come one
 //! after the other and only the first game of an unfinished pair is held.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
+use crate::game::Ending;
 use crate::tournament::{GameRow, Winner};
 
 use super::length::EndingCounts;
 use super::pairing::{Pentanomial, Wdl};
 use super::setting::Setting;
+use super::units::Units;
 
 /// An agent's index in a tally's name table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct AgentId(u32);
 
-/// The pair counts of two different agents on one setting, from the point of
-/// view of the agent interned first.
+/// The counts of one group of games: two different agents in both seat
+/// orders, or one agent against itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GroupCounts {
+    /// Games counted.
+    pub(crate) games: u64,
+    /// How they ended.
+    pub(crate) endings: EndingCounts,
+    /// Different move sequences (with the seat order of the agents).
+    pub(crate) distinct_games: u64,
+    /// Complete seat-swapped pairs, repeats included.
+    pub(crate) pairs: u64,
+    /// Complete pairs that were not a repeat of an earlier pair.
+    pub(crate) distinct_pairs: u64,
+    /// Games whose neighbour is not their seat-swapped partner.
+    pub(crate) unpaired: u64,
+    /// Every complete pair, repeats included, scored for the first agent:
+    /// the clusters of the games that the ratings fit.
+    pub(crate) all_pairs: Pentanomial,
+    /// Distinct units, scored for the group's first agent (pairings only).
+    pub(crate) score: Units,
+    /// The same, over the games that ended normally.
+    pub(crate) score_normal: Units,
+    /// Distinct units, scored for the South seat.
+    pub(crate) south: Units,
+    /// The same, over the games that ended normally.
+    pub(crate) south_normal: Units,
+    seen_games: HashSet<(bool, u64)>,
+    seen_pairs: HashSet<(u64, u64)>,
+    seen_lone: HashSet<(bool, u64)>,
+}
+
+/// The pair counts of two different agents on one setting over all their
+/// games, repeats included, from the point of view of the agent interned
+/// first.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct PairCounts {
     /// Pair scores of the complete seat-swapped pairs.
@@ -40,35 +85,35 @@ struct Counts {
     games: u64,
     /// South's results by (South, North).
     seats: BTreeMap<(AgentId, AgentId), Wdl>,
-    /// By (first interned, second interned), two different agents.
-    pairs: BTreeMap<(AgentId, AgentId), PairCounts>,
+    /// By (first interned, second interned); equal for self-play.
+    groups: BTreeMap<(AgentId, AgentId), GroupCounts>,
     /// Games by length in plies.
     plies: BTreeMap<u32, u64>,
     endings: EndingCounts,
 }
 
-/// The first game of a pair whose second game has not been added yet.
+/// A game as the tally needs it to pair it with its partner.
 #[derive(Debug, Clone, Copy)]
 struct PendingGame {
     pair_id: u64,
     setting: Setting,
     south: AgentId,
     north: AgentId,
-    winner: Winner,
+    /// South's score in half points (0, 1 or 2).
+    south_half: usize,
+    normal: bool,
+    hash: u64,
+    /// Whether it was counted as a distinct lone game until its partner comes.
+    counted_lone: bool,
 }
 
 impl PendingGame {
     /// The game's score for `agent` in half points (0, 1 or 2).
     fn half_points(&self, agent: AgentId) -> usize {
-        let south = match self.winner {
-            Winner::S => 2,
-            Winner::Draw => 1,
-            Winner::N => 0,
-        };
         if agent == self.south {
-            south
+            self.south_half
         } else {
-            2 - south
+            2 - self.south_half
         }
     }
 }
@@ -99,7 +144,8 @@ impl Tally {
     }
 
     /// Counts one game. Games must come in game-id order: a game pairs with
-    /// the game added just before it when they share a pair id.
+    /// the game added just before it when they share a pair id and sit the
+    /// same agents the other way round.
     pub fn add(&mut self, row: &GameRow) {
         let south = self.intern(&row.south);
         let north = self.intern(&row.north);
@@ -108,7 +154,14 @@ impl Tally {
             setting: Setting::of(row),
             south,
             north,
-            winner: row.winner,
+            south_half: match row.winner {
+                Winner::S => 2,
+                Winner::Draw => 1,
+                Winner::N => 0,
+            },
+            normal: row.ending == Ending::Normal,
+            hash: row.moves_hash.0,
+            counted_lone: false,
         };
         self.games += 1;
         let counts = self.settings.entry(game.setting).or_default();
@@ -120,23 +173,22 @@ impl Tally {
             .add(row.winner.south_score());
         *counts.plies.entry(row.plies).or_default() += 1;
         counts.endings.add(row.ending);
-        if south == north {
-            // Self-play has no pairing, so no pair counts.
-            self.pending = Some(game);
-            return;
+        let first = south.min(north);
+        let group = counts.groups.entry((first, south.max(north))).or_default();
+        group.games += 1;
+        group.endings.add(row.ending);
+        if group.seen_games.insert((south == first, game.hash)) {
+            group.distinct_games += 1;
         }
-        let key = (south.min(north), south.max(north));
-        let pair = counts.pairs.entry(key).or_default();
-        // Unpaired until its partner shows up.
-        pair.unpaired += 1;
         match self.pending.take() {
-            Some(first) if first.pair_id == game.pair_id => {
-                if first.setting == game.setting && (first.south, first.north) == (north, south) {
-                    pair.unpaired -= 2;
-                    pair.pentanomial.0[first.half_points(key.0) + game.half_points(key.0)] += 1;
-                }
+            Some(partner)
+                if partner.pair_id == game.pair_id
+                    && partner.setting == game.setting
+                    && (partner.south, partner.north) == (north, south) =>
+            {
+                group.add_pair(first, &partner, &game);
             }
-            _ => self.pending = Some(game),
+            _ => self.pending = Some(group.add_lone(first, game)),
         }
     }
 
@@ -146,7 +198,7 @@ impl Tally {
     }
 
     /// The agents that played, in order of first appearance (South before
-    /// North), which is the schedule's order when the games come from a run.
+    /// North).
     pub fn agents(&self) -> &[String] {
         &self.agents
     }
@@ -168,6 +220,61 @@ impl Tally {
         self.agents.push(name.to_string());
         self.ids.insert(name.to_string(), id);
         id
+    }
+}
+
+impl GroupCounts {
+    /// Counts `game` as lone until its partner comes (if it does), and
+    /// returns it, marked with whether it was counted as a distinct unit.
+    fn add_lone(&mut self, first: AgentId, mut game: PendingGame) -> PendingGame {
+        self.unpaired += 1;
+        game.counted_lone = self.seen_lone.insert((game.south == first, game.hash));
+        if game.counted_lone {
+            self.score.add_lone(game.half_points(first));
+            self.south.add_lone(game.south_half);
+            if game.normal {
+                self.score_normal.add_lone(game.half_points(first));
+                self.south_normal.add_lone(game.south_half);
+            }
+        }
+        game
+    }
+
+    /// Turns `partner`, counted as lone, and `game` into a complete pair.
+    fn add_pair(&mut self, first: AgentId, partner: &PendingGame, game: &PendingGame) {
+        self.unpaired -= 1;
+        if partner.counted_lone {
+            self.seen_lone
+                .remove(&(partner.south == first, partner.hash));
+            self.score.remove_lone(partner.half_points(first));
+            self.south.remove_lone(partner.south_half);
+            if partner.normal {
+                self.score_normal.remove_lone(partner.half_points(first));
+                self.south_normal.remove_lone(partner.south_half);
+            }
+        }
+        self.pairs += 1;
+        let (a, b) = (partner.half_points(first), game.half_points(first));
+        self.all_pairs.0[a + b] += 1;
+        if !self.seen_pairs.insert((partner.hash, game.hash)) {
+            return;
+        }
+        self.distinct_pairs += 1;
+        self.score.add_pair(a + b);
+        self.south.add_pair(partner.south_half + game.south_half);
+        match (partner.normal, game.normal) {
+            (true, true) => {
+                self.score_normal.add_pair(a + b);
+                self.south_normal
+                    .add_pair(partner.south_half + game.south_half);
+            }
+            (true, false) | (false, true) => {
+                let only = if partner.normal { partner } else { game };
+                self.score_normal.add_lone(only.half_points(first));
+                self.south_normal.add_lone(only.south_half);
+            }
+            (false, false) => {}
+        }
     }
 }
 
@@ -200,10 +307,22 @@ impl<'a> SettingTally<'a> {
         self.counts.seats.iter().map(|(&(s, n), &wdl)| (s, n, wdl))
     }
 
-    /// The pair counts of each two different agents that met, from the point
-    /// of view of the first of the two.
+    /// The counts of each group: (first agent, second agent, counts), the
+    /// two equal for self-play, scores from the first agent's point of view.
+    pub(crate) fn groups(&self) -> impl Iterator<Item = (AgentId, AgentId, &'a GroupCounts)> + 'a {
+        self.counts.groups.iter().map(|(&(a, b), c)| (a, b, c))
+    }
+
+    /// The pair counts of each two different agents that met, over all
+    /// their games, from the point of view of the first of the two.
     pub(crate) fn pairs(&self) -> impl Iterator<Item = (AgentId, AgentId, PairCounts)> + 'a {
-        self.counts.pairs.iter().map(|(&(a, b), &c)| (a, b, c))
+        self.groups().filter(|(a, b, _)| a != b).map(|(a, b, g)| {
+            let counts = PairCounts {
+                pentanomial: g.all_pairs,
+                unpaired: g.unpaired,
+            };
+            (a, b, counts)
+        })
     }
 
     /// (plies, games) by increasing length.

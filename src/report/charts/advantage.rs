@@ -1,5 +1,5 @@
 //! First-player advantage (South's score minus 0.5) for each variant and
-//! board, with 95% Wilson intervals as error bars: one series for all games
+//! board, with 95% pair-clustered intervals as error bars: one series for all games
 //! and one for each agent's self-play.
 
 use plotters::coord::Shift;
@@ -75,7 +75,7 @@ pub fn draw_advantage<DB: DrawingBackend>(
     let frame = Frame {
         title: TITLE,
         x_desc: "variant and board",
-        y_desc: "South's score − 0.5 (95% interval)",
+        y_desc: "South's score − 0.5 (95% pair-clustered interval)",
         categories: &labels,
         min_range: (-0.1, 0.1),
         y_format: |v| format!("{v:+.2}"),

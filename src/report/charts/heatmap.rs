@@ -49,10 +49,11 @@ pub fn draw_heatmap<DB: DrawingBackend>(
 /// A cell: the row agent's score against the column agent, if they met.
 fn cell(setting: &SettingSummary, row: &str, column: &str) -> Option<f64> {
     setting.pairings.iter().find_map(|p| {
+        let score = p.estimate.map(|e| e.score.value)?;
         if p.agent == row && p.opponent == column {
-            Some(p.score.value)
+            Some(score)
         } else if p.agent == column && p.opponent == row {
-            Some(1.0 - p.score.value)
+            Some(1.0 - score)
         } else {
             None
         }

@@ -1,9 +1,12 @@
 //! Game-length histograms: one chart per variant, one series per board, each
 //! bar the share of that board's games whose length falls in the bin, so that
-//! boards with different game counts compare directly.
+//! boards with different game counts compare directly, and the no-capture
+//! limit marked when the rules are known.
 
 use plotters::coord::Shift;
-use plotters::prelude::{ChartBuilder, DrawingArea, DrawingBackend, IntoFont, Rectangle, WHITE};
+use plotters::prelude::{
+    ChartBuilder, DrawingArea, DrawingBackend, IntoFont, PathElement, Rectangle, Text, BLACK, WHITE,
+};
 use plotters::style::Color;
 
 use crate::rules::Variant;
@@ -34,11 +37,21 @@ fn bin_width(max: u32) -> u32 {
     }
 }
 
-/// Draws the histogram of one variant's game lengths, one series per board.
+/// The label of the no-capture limit's line.
+pub(crate) fn limit_label(limit: u32) -> String {
+    format!("no-capture limit ({limit} plies without a capture)")
+}
+
+/// Draws the histogram of one variant's game lengths, one series per board,
+/// with a vertical line at the rules' no-capture limit when it is known and
+/// falls inside the axis: games stopped by the limit pile up at or just past
+/// it (lengths count the plies before the last capture too), and the line
+/// keeps that pile from being read as a natural length.
 pub fn draw_lengths<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     variant: Variant,
     tally: &Tally,
+    no_capture_limit: Option<u32>,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let groups: Vec<SettingTally> = tally
@@ -111,6 +124,19 @@ pub fn draw_lengths<DB: DrawingBackend>(
                 Rectangle::new([(x, 0.0), (x + width, s)], color.stroke_width(1))
             });
         chart.draw_series(outlines)?;
+    }
+    if let Some(limit) = no_capture_limit.filter(|&l| l > 0 && l < bins * width) {
+        let line = [(limit, 0.0), (limit, top * 1.1)];
+        let style = BLACK.stroke_width(2);
+        chart
+            .draw_series(std::iter::once(PathElement::new(line, style)))?
+            .label(limit_label(limit))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], style));
+        chart.draw_series(std::iter::once(Text::new(
+            format!("limit {limit}"),
+            (limit, top * 1.05),
+            (FAMILY, 14).into_font(),
+        )))?;
     }
     draw_legend(&mut chart)
 }

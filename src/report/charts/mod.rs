@@ -123,7 +123,7 @@ pub(crate) fn category_label(labels: &[String], v: f64) -> String {
 enum Figure<'a> {
     Heatmap(&'a Summary),
     Advantage(&'a Summary),
-    Lengths(Variant, &'a Tally),
+    Lengths(Variant, &'a Tally, Option<u32>),
     Ratings(&'a Summary),
 }
 
@@ -132,7 +132,7 @@ impl Figure<'_> {
         match self {
             Figure::Heatmap(_) => "winrate_heatmap".to_string(),
             Figure::Advantage(_) => "first_player_advantage".to_string(),
-            Figure::Lengths(variant, _) => format!("game_length_{variant}"),
+            Figure::Lengths(variant, _, _) => format!("game_length_{variant}"),
             Figure::Ratings(_) => "ratings".to_string(),
         }
     }
@@ -141,7 +141,7 @@ impl Figure<'_> {
         match self {
             Figure::Heatmap(_) => heatmap::TITLE.to_string(),
             Figure::Advantage(_) => advantage::TITLE.to_string(),
-            Figure::Lengths(variant, _) => lengths::title(*variant),
+            Figure::Lengths(variant, _, _) => lengths::title(*variant),
             Figure::Ratings(_) => ratings::TITLE.to_string(),
         }
     }
@@ -157,7 +157,7 @@ impl Figure<'_> {
         match self {
             Figure::Heatmap(summary) => draw_heatmap(root, summary),
             Figure::Advantage(summary) => draw_advantage(root, summary),
-            Figure::Lengths(variant, tally) => draw_lengths(root, *variant, tally),
+            Figure::Lengths(variant, tally, limit) => draw_lengths(root, *variant, tally, *limit),
             Figure::Ratings(summary) => draw_ratings(root, summary),
         }
     }
@@ -173,7 +173,11 @@ pub(crate) fn render_all(
     let mut figures = vec![Figure::Heatmap(summary), Figure::Advantage(summary)];
     let mut variants: Vec<Variant> = summary.settings.iter().map(|s| s.setting.variant).collect();
     variants.dedup();
-    figures.extend(variants.into_iter().map(|v| Figure::Lengths(v, tally)));
+    figures.extend(
+        variants
+            .into_iter()
+            .map(|v| Figure::Lengths(v, tally, summary.no_capture_limit)),
+    );
     figures.push(Figure::Ratings(summary));
     let mut files = Vec::new();
     for figure in &figures {

@@ -1,0 +1,84 @@
+//! How numbers are written for people: ratios of counts exactly, so that a
+//! figure such as Balance 0.9025 is not rounded to 0.903 and then read as a
+//! different value, and rates to a fixed number of significant figures, so that
+//! a slow run does not print "0 games/s".
+
+/// Digits after the point beyond which a ratio is rounded instead of written
+/// out exactly.
+const EXACT_DIGITS: usize = 6;
+
+/// `num / den` in decimal: exactly when its expansion ends within six
+/// digits (at least three are written: `0.500`, `0.9025`, `0.972656`),
+/// otherwise rounded to four (`1/3` is `0.3333`). A zero denominator writes
+/// `-`.
+pub fn ratio(num: u64, den: u64) -> String {
+    if den == 0 {
+        return "-".to_string();
+    }
+    let (whole, mut rest) = (num / den, u128::from(num % den));
+    let den = u128::from(den);
+    let mut digits = String::new();
+    while rest != 0 && digits.len() < EXACT_DIGITS {
+        rest *= 10;
+        digits.push(char::from(b'0' + (rest / den) as u8));
+        rest %= den;
+    }
+    if rest != 0 {
+        return format!("{:.4}", num as f64 / den as f64);
+    }
+    while digits.len() < 3 {
+        digits.push('0');
+    }
+    format!("{whole}.{digits}")
+}
+
+/// `value` to `figures` significant figures, with no exponent and no
+/// decimals beyond the last significant one: `1234`, `12.3`, `0.0123` for
+/// three figures. Zero is `0`; not-finite values are written as Rust does.
+pub fn significant(value: f64, figures: u32) -> String {
+    if !value.is_finite() || value == 0.0 {
+        return format!("{value}");
+    }
+    let figures = figures.max(1) as i32;
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (figures - 1 - magnitude).max(0) as usize;
+    // Rounding may carry into a new digit (9.996 -> 10.00): drop one decimal.
+    let text = format!("{value:.decimals$}");
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let significant_digits = digits.trim_start_matches('0').len();
+    if decimals > 0 && significant_digits > figures as usize {
+        let decimals = decimals - 1;
+        return format!("{value:.decimals$}");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_exact_when_they_end() {
+        assert_eq!(ratio(361, 400), "0.9025");
+        assert_eq!(ratio(389, 400), "0.9725");
+        assert_eq!(ratio(1, 2), "0.500");
+        assert_eq!(ratio(2, 2), "1.000");
+        assert_eq!(ratio(0, 7), "0.000");
+        assert_eq!(ratio(249, 256), "0.9727");
+        assert_eq!(ratio(1, 64), "0.015625");
+        assert_eq!(ratio(1, 3), "0.3333");
+        assert_eq!(ratio(2, 3), "0.6667");
+        assert_eq!(ratio(1, 0), "-");
+    }
+
+    #[test]
+    fn significant_figures() {
+        assert_eq!(significant(1234.7, 3), "1235");
+        assert_eq!(significant(123.45, 3), "123");
+        assert_eq!(significant(12.345, 3), "12.3");
+        assert_eq!(significant(0.012345, 3), "0.0123");
+        assert_eq!(significant(9.996, 3), "10.0");
+        assert_eq!(significant(0.0999, 2), "0.10");
+        assert_eq!(significant(0.0, 3), "0");
+    }
+}
