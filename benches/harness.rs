@@ -52,7 +52,7 @@ fn harness(c: &mut Criterion) {
                         games: &mut games,
                         moves: moves.then_some(&mut moves_out as &mut dyn io::Write),
                     };
-                    run_games(work, 0..GAMES, threads, sinks, |_| {})
+                    run_games(work, 0..GAMES, threads, sinks, &mut |_| {})
                         .expect("random games cannot fail")
                 })
             });

@@ -74,7 +74,7 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
         games: &mut out,
         moves: None,
     };
-    run_games(work, 0..schedule.len(), 1, sinks, |_| {}).unwrap();
+    run_games(work, 0..schedule.len(), 1, sinks, &mut |_| {}).unwrap();
     let rows = rows(&out);
     assert_eq!(rows.len() as u64, schedule.len());
     for row in &rows {

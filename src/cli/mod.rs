@@ -8,6 +8,7 @@ mod position_cmds;
 mod replay_cmd;
 mod report_cmd;
 mod run_cmd;
+mod session;
 mod solve_cmd;
 
 use std::process::ExitCode;

@@ -21,6 +21,15 @@ use super::error::ReportError;
 /// holding one row at a time. Rows must be in increasing game-id order, each
 /// in the pair `game_id / 2`, as a run writes them.
 pub fn tally_games_csv(path: &Path) -> Result<Tally, ReportError> {
+    let mut tally = Tally::new();
+    read_games_csv(path, |row| tally.add(row))?;
+    Ok(tally)
+}
+
+/// Reads every row of a `games.csv` (with its header line) in one pass,
+/// checked as [`tally_games_csv`] checks them, and hands each to `each`;
+/// returns the number of rows.
+pub fn read_games_csv(path: &Path, mut each: impl FnMut(&GameRow)) -> Result<u64, ReportError> {
     let file = File::open(path).map_err(|source| ReportError::Read {
         path: path.to_path_buf(),
         source,
@@ -35,7 +44,7 @@ pub fn tally_games_csv(path: &Path) -> Result<Tally, ReportError> {
         .headers()
         .map_err(|e| parse_error(1, csv_message(&e, None)))?
         .clone();
-    let mut tally = Tally::new();
+    let mut rows = 0u64;
     let mut previous: Option<u64> = None;
     let mut record = StringRecord::new();
     loop {
@@ -82,9 +91,10 @@ pub fn tally_games_csv(path: &Path) -> Result<Tally, ReportError> {
             return Err(parse_error(line, message));
         }
         previous = Some(row.game_id);
-        tally.add(&row);
+        rows += 1;
+        each(&row);
     }
-    Ok(tally)
+    Ok(rows)
 }
 
 /// The first line before `before` that holds game `game_id`, found by reading

@@ -12,6 +12,7 @@ mod error;
 mod format;
 mod games_csv;
 mod markdown;
+mod standings;
 mod summary;
 
 use std::fs::{self, File};
@@ -25,8 +26,9 @@ pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
 pub use error::ReportError;
 pub use format::{ratio, significant};
-pub use games_csv::tally_games_csv;
+pub use games_csv::{read_games_csv, tally_games_csv};
 pub use markdown::write_markdown;
+pub use standings::{write_standings, SprtLine};
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
 
 /// Where the report's files were written.

@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use crate::agents::{AgentSpec, Roster, RosterError};
 use crate::rules::{check_board, LastFour, Leftover, Rules, RulesError, StallRules, Variant};
+use crate::stats::{Sprt, SprtConfig};
 
 /// The built-in default experiment (also `configs/default.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
@@ -79,6 +80,10 @@ pub struct Experiment {
     /// What is recorded besides `games.csv`.
     #[serde(default)]
     pub record: RecordConfig,
+    /// `[sprt]`: stop a two-agent experiment on one setting as soon as a
+    /// sequential probability ratio test decides; `games` is then the cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtConfig>,
     /// `[roster.NAME]`: agents given here rather than in the agents directory.
     /// A run saves the spec of every agent it plays here, in `experiment.toml`,
     /// so that the saved experiment replays without the agents directory.
@@ -254,9 +259,48 @@ impl Experiment {
         }
         self.rules.check(&invalid)?;
         self.tournament.check(&invalid)?;
+        if let Some(config) = self.sprt {
+            self.check_sprt(config, &invalid)?;
+        }
         for (name, spec) in &self.roster {
             spec.validate()
                 .map_err(|message| invalid(&format!("roster.{name}"), message))?;
+        }
+        Ok(())
+    }
+
+    /// An SPRT needs one question: two agents on one variant and board.
+    fn check_sprt(
+        &self,
+        config: SprtConfig,
+        invalid: &dyn Fn(&str, String) -> ConfigError,
+    ) -> Result<(), ConfigError> {
+        Sprt::new(config).map_err(|err| invalid("sprt", err.to_string()))?;
+        let settings = self.rules.variants.len() * self.rules.holes.len();
+        if settings != 1 {
+            return Err(invalid(
+                "sprt",
+                format!(
+                    "an SPRT tests one variant on one board; this experiment has {settings} \
+                     (give one variant in `rules.variants` and one board in `rules.holes`)"
+                ),
+            ));
+        }
+        let pairings = self.tournament.pairings();
+        if pairings.len() != 1 || pairings[0].0 == pairings[0].1 {
+            return Err(invalid(
+                "sprt",
+                format!(
+                    "an SPRT tests two agents against each other; this experiment plays {} \
+                     pairing(s){} (use two agents and no self-play)",
+                    pairings.len(),
+                    if self.tournament.self_play {
+                        " with self-play"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
         }
         Ok(())
     }

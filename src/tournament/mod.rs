@@ -14,6 +14,7 @@ mod run_dir;
 mod runner;
 mod schedule;
 mod seeding;
+mod sprt_watch;
 mod timings;
 
 pub use config::{
@@ -34,7 +35,11 @@ pub use row_search::find_row_line;
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };
-pub use runner::{chunk_size, run_games, BlockTimes, RecordSinks, RunError, Work};
+pub use runner::{
+    chunk_size, run_games, BlockTimes, Flow, RecordSinks, RunError, RunOutcome, Stopped, Watch,
+    Work,
+};
 pub use schedule::{Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
+pub use sprt_watch::SprtTracker;
 pub use timings::{append_timings, RunTimes};

@@ -11,11 +11,13 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use super::game_row::GameRow;
 use super::lineup::Lineup;
 use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
@@ -77,10 +79,24 @@ impl BlockTimes {
 /// One chunk's output.
 struct Chunk {
     csv: Vec<u8>,
+    /// The end of each game's row in `csv`.
+    csv_ends: Vec<usize>,
     /// Its `moves.csv` rows; empty when moves are not recorded.
     moves: Vec<u8>,
-    games: u64,
+    /// The end of each game's row in `moves`.
+    moves_ends: Vec<usize>,
+    /// The rows themselves, when the watcher wants them.
+    rows: Vec<GameRow>,
+    /// False when the interrupt flag cut the chunk short.
+    complete: bool,
     times: BlockTimes,
+}
+
+impl Chunk {
+    /// Games played.
+    fn games(&self) -> usize {
+        self.csv_ends.len()
+    }
 }
 
 /// Games per chunk: big for cheap random games (little overhead per chunk),
@@ -93,18 +109,82 @@ pub fn chunk_size(lineup: &Lineup) -> u64 {
     }
 }
 
+/// What the caller follows of a run while it plays: the rows in id order as
+/// they are written, the count written, and a flag that stops it early.
+///
+/// A closure `FnMut(u64)` is a watcher that only follows the count.
+pub trait Watch {
+    /// Whether [`Watch::game`] wants the rows (they cost a copy per game).
+    fn wants_rows(&self) -> bool {
+        false
+    }
+
+    /// A game about to be written, in id order (only when
+    /// [`Watch::wants_rows`]). [`Flow::Stop`] writes this game and ends the
+    /// run after it: nothing later is written.
+    fn game(&mut self, _row: &GameRow) -> Flow {
+        Flow::Continue
+    }
+
+    /// Games written so far by this call, after each write.
+    fn written(&mut self, _games: u64) {}
+
+    /// A flag that, once set (by Ctrl-C), ends the run as soon as the games
+    /// being played are done: the rows written are a complete prefix.
+    fn interrupt(&self) -> Option<&AtomicBool> {
+        None
+    }
+}
+
+impl<F: FnMut(u64)> Watch for F {
+    fn written(&mut self, games: u64) {
+        self(games)
+    }
+}
+
+/// Whether a run goes on after a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Play on.
+    Continue,
+    /// Write this game and stop (an SPRT decision).
+    Stop,
+}
+
+/// Why a run ended before its last game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The watcher stopped it after a game ([`Flow::Stop`]).
+    ByWatcher,
+    /// The interrupt flag was set.
+    Interrupted,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunOutcome {
+    /// Worker time per block.
+    pub times: BlockTimes,
+    /// Games written.
+    pub written: u64,
+    /// Set when the run ended before its last game.
+    pub stopped: Option<Stopped>,
+}
+
 /// Plays games `ids` with `threads` workers (0 = all cores) and writes their
 /// rows, without header, to `out` in id order (each chunk's games rows, then
-/// its moves rows), flushing after every chunk. `progress` is told the number
-/// of games written so far after each write.
+/// its moves rows), flushing after every chunk. `watch` sees every row before
+/// it is written and may stop the run after it; it is told the number of
+/// games written after each write.
 pub fn run_games(
     work: Work<'_>,
     ids: Range<u64>,
     threads: usize,
     mut out: RecordSinks<'_>,
-    mut progress: impl FnMut(u64),
-) -> Result<BlockTimes, RunError> {
+    watch: &mut impl Watch,
+) -> Result<RunOutcome, RunError> {
     let record_moves = out.moves.is_some();
+    let keep_rows = watch.wants_rows();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -117,21 +197,29 @@ pub fn run_games(
     };
     let window = 16 * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
-    let mut times = BlockTimes::default();
+    let mut outcome = RunOutcome::default();
     // The failure of the lowest chunk, so that the error does not depend on timing.
     let mut failure: Option<(u64, RunError)> = None;
+    let interrupt = watch
+        .interrupt()
+        .map(|flag| flag as *const AtomicBool as usize);
     pool.in_place_scope(|scope| {
         let (mut submitted, mut received, mut next_write) = (0, 0, 0);
-        let mut games_written = 0;
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
         loop {
-            while failure.is_none() && submitted < chunks && submitted < next_write + window {
+            let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
+            while !stopping && submitted < chunks && submitted < next_write + window {
                 let tx = tx.clone();
                 let range = chunk_ids(submitted);
                 let k = submitted;
+                let options = ChunkOptions {
+                    record_moves,
+                    keep_rows,
+                    interrupt,
+                };
                 scope.spawn(move |_| {
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((k, play_chunk(work, range, record_moves)));
+                    let _ = tx.send((k, play_chunk(work, range, options)));
                 });
                 submitted += 1;
             }
@@ -150,82 +238,157 @@ pub fn run_games(
                     }
                 }
             }
-            if failure.is_some() {
+            if failure.is_some() || outcome.stopped.is_some() {
                 // Stop: drain the chunks in flight, write nothing more.
                 ready.clear();
                 continue;
             }
             while let Some(done) = ready.remove(&next_write) {
-                if let Err(err) = write_chunk(&mut out, &done) {
+                let (games, end) = match watch_chunk(watch, &done) {
+                    Some(last) => (last + 1, Some(Stopped::ByWatcher)),
+                    None if done.complete => (done.games(), None),
+                    None => (done.games(), Some(Stopped::Interrupted)),
+                };
+                if let Err(err) = write_chunk(&mut out, &done, games) {
                     failure = Some((next_write, RunError::Write(err)));
                     break;
                 }
-                games_written += done.games;
-                progress(games_written);
+                outcome.written += games as u64;
+                watch.written(outcome.written);
                 for (block, (games, time)) in done.times.blocks {
-                    times.add(block, games, time);
+                    outcome.times.add(block, games, time);
                 }
                 next_write += 1;
+                if end.is_some() {
+                    outcome.stopped = end;
+                    ready.clear();
+                    break;
+                }
             }
         }
     });
+    if outcome.stopped.is_none() && outcome.written < ids.end.saturating_sub(ids.start) {
+        outcome.stopped = Some(Stopped::Interrupted);
+    }
     match failure {
         Some((_, err)) => Err(err),
-        None => Ok(times),
+        None => Ok(outcome),
     }
 }
 
-/// Writes and flushes a chunk's rows.
-fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk) -> io::Result<()> {
-    out.games.write_all(&chunk.csv)?;
+/// The watcher's verdict on a chunk: the index of the game after which it
+/// stops, if it does.
+fn watch_chunk(watch: &mut impl Watch, chunk: &Chunk) -> Option<usize> {
+    chunk
+        .rows
+        .iter()
+        .position(|row| watch.game(row) == Flow::Stop)
+}
+
+/// Whether the interrupt flag (passed as an address so that the closure sent
+/// to the workers is `Send`) is set.
+fn interrupted(flag: Option<usize>) -> bool {
+    flag.is_some_and(|address| {
+        // SAFETY: the address is of an `AtomicBool` borrowed from the watcher
+        // for the whole of `run_games`, which outlives every worker (the
+        // scope joins them before returning).
+        let flag = unsafe { &*(address as *const AtomicBool) };
+        flag.load(Ordering::Relaxed)
+    })
+}
+
+/// Writes the first `games` games of a chunk: its games rows, then its moves rows.
+fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Result<()> {
+    let csv_end = chunk
+        .csv_ends
+        .get(games.wrapping_sub(1))
+        .copied()
+        .unwrap_or(0);
+    out.games.write_all(&chunk.csv[..csv_end])?;
     out.games.flush()?;
     if let Some(moves) = out.moves.as_mut() {
-        moves.write_all(&chunk.moves)?;
+        let moves_end = chunk
+            .moves_ends
+            .get(games.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        moves.write_all(&chunk.moves[..moves_end])?;
         moves.flush()?;
     }
     Ok(())
 }
 
+/// What a worker keeps of the games it plays.
+#[derive(Debug, Clone, Copy)]
+struct ChunkOptions {
+    record_moves: bool,
+    keep_rows: bool,
+    interrupt: Option<usize>,
+}
+
 /// Plays one chunk of consecutive games and formats their rows (and their
-/// moves when `record_moves`).
-fn play_chunk(work: Work<'_>, ids: Range<u64>, record_moves: bool) -> Result<Chunk, GameFailure> {
+/// moves rows when `record_moves`). When the interrupt flag is set it stops
+/// between games and returns the games played so far, marked incomplete.
+fn play_chunk(
+    work: Work<'_>,
+    ids: Range<u64>,
+    options: ChunkOptions,
+) -> Result<Chunk, GameFailure> {
     let games = (ids.end - ids.start) as usize;
-    let mut csv = csv::WriterBuilder::new()
+    let mut csv = Vec::with_capacity(112 * games);
+    let mut moves = Vec::with_capacity(if options.record_moves { 160 * games } else { 0 });
+    let mut chunk = Chunk {
+        csv: Vec::new(),
+        csv_ends: Vec::with_capacity(games),
+        moves: Vec::new(),
+        moves_ends: Vec::with_capacity(games),
+        rows: Vec::new(),
+        complete: true,
+        times: BlockTimes::default(),
+    };
+    let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(Vec::with_capacity(112 * games));
-    let mut moves = Vec::with_capacity(if record_moves { 160 * games } else { 0 });
+        .from_writer(&mut csv);
     let mut row = empty_row();
-    let mut times = BlockTimes::default();
     let mut block_start = (
         work.schedule.game(ids.start).block,
         ids.start,
         Instant::now(),
     );
+    let mut end = ids.end;
     for id in ids.clone() {
+        if interrupted(options.interrupt) {
+            chunk.complete = false;
+            end = id;
+            break;
+        }
         let scheduled = work.schedule.game(id);
         if scheduled.block != block_start.0 {
-            times.add(block_start.0, id - block_start.1, block_start.2.elapsed());
+            chunk
+                .times
+                .add(block_start.0, id - block_start.1, block_start.2.elapsed());
             block_start = (scheduled.block, id, Instant::now());
         }
         let game = play_scheduled(&scheduled, work.random_plies, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, work.random_plies, work.lineup, &game);
-        csv.serialize(&row).expect("a row serialises to memory");
-        if record_moves {
+        writer.serialize(&row).expect("a row serialises to memory");
+        writer.flush().expect("flushing to memory cannot fail");
+        chunk.csv_ends.push(writer.get_ref().len());
+        if options.record_moves {
             push_moves_row(&mut moves, id, game.moves());
         }
+        chunk.moves_ends.push(moves.len());
+        if options.keep_rows {
+            chunk.rows.push(row.clone());
+        }
     }
-    times.add(
-        block_start.0,
-        ids.end - block_start.1,
-        block_start.2.elapsed(),
-    );
-    let csv = csv.into_inner().expect("flushing to memory cannot fail");
-    Ok(Chunk {
-        csv,
-        moves,
-        games: ids.end - ids.start,
-        times,
-    })
+    chunk
+        .times
+        .add(block_start.0, end - block_start.1, block_start.2.elapsed());
+    drop(writer);
+    chunk.csv = csv;
+    chunk.moves = moves;
+    Ok(chunk)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ fn run_both(
         games: &mut games,
         moves: Some(&mut moves),
     };
-    run_games(work, ids, threads, sinks, |_| {}).unwrap();
+    run_games(work, ids, threads, sinks, &mut |_| {}).unwrap();
     (games, moves)
 }
 
@@ -51,7 +51,7 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
         games: &mut out,
         moves: None,
     };
-    run_games(work, ids, threads, sinks, |_| {}).unwrap();
+    run_games(work, ids, threads, sinks, &mut |_| {}).unwrap();
     out
 }
 
@@ -152,7 +152,7 @@ fn a_write_error_stops_the_run_without_hanging() {
         games: &mut failing,
         moves: Some(&mut moves),
     };
-    let err = run_games(work, 0..40_000, 2, sinks, |n| written = n).unwrap_err();
+    let err = run_games(work, 0..40_000, 2, sinks, &mut |n| written = n).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
     assert!(written < 40_000);
 }

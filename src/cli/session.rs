@@ -1,0 +1,422 @@
+//! One run of an experiment into a results directory, shared by `hoyito run`
+//! and `hoyito match`: the checks before anything is written, resuming, the
+//! games in parallel with live standings and an SPRT that may stop them, a
+//! clean stop on Ctrl-C, and the report at the end.
+//!
+//! What a person sees while a run plays: on a terminal, a progress bar with
+//! the standings printed above it every `--report-every` games; elsewhere
+//! (a log file, CI), plain progress lines and the same standings, never
+//! control characters. Ctrl-C lets the games being played finish (a second
+//! Ctrl-C exits at once; the files are valid either way), prints the
+//! standings so far and the command that resumes the run.
+
+use std::fmt;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use hoyito::prepare_tables;
+use hoyito::report::{
+    read_games_csv, significant, write_report_from_csv, write_standings, SprtLine,
+};
+use hoyito::stats::{Sprt, SprtDecision, Tally};
+use hoyito::tournament::{
+    append_timings, open_run_dir, run_games, Experiment, Flow, GameRow, Lineup, RunTimes, Schedule,
+    SprtTracker, Stopped, Watch, Work, GAMES_FILE, TIMINGS_FILE,
+};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
+/// Set by Ctrl-C (or SIGTERM): finish the games in hand and stop.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// A run to carry out.
+#[derive(Debug)]
+pub struct Session {
+    /// The experiment, checked, resolved and rounded to pairs.
+    pub experiment: Experiment,
+    /// What errors call its source (a file name or the built-in default).
+    pub file: String,
+    /// The results directory.
+    pub out: PathBuf,
+    /// Delete another experiment's results in `out`.
+    pub force: bool,
+    /// Standings every this many games; `None` = about ten times a run; 0 = never.
+    pub report_every: Option<u64>,
+}
+
+/// A run stopped by Ctrl-C: the message says how to resume it.
+#[derive(Debug)]
+pub struct Interrupted {
+    /// Games recorded.
+    pub done: u64,
+    /// Games planned.
+    pub total: u64,
+    /// The results directory.
+    pub out: PathBuf,
+}
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "interrupted: {} of {} games recorded in {}; resume with: {}",
+            self.done,
+            self.total,
+            self.out.display(),
+            resume_command()
+        )
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The command line that started this process, shell-quoted, without
+/// `--force` (which would delete what was recorded): run again, it resumes.
+pub fn resume_command() -> String {
+    let mut words: Vec<String> = Vec::new();
+    for (i, arg) in std::env::args().enumerate() {
+        if i > 0 && arg == "--force" {
+            continue;
+        }
+        words.push(shell_quote(&arg));
+    }
+    words.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: bare when it is plain, else in
+/// single quotes.
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Installs the Ctrl-C handler: the first press asks the run to stop after
+/// the games in hand, the second exits at once (every file is flushed per
+/// chunk and resumes from a cut line).
+fn catch_interrupts() {
+    // A second handler cannot be installed (only in tests, which never
+    // install one); running without it only loses the clean stop.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("\ninterrupted again: stopping now");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: finishing the games being played (Ctrl-C again to quit now)");
+    });
+}
+
+/// Carries out a run: every check first, then the games, then the report.
+pub fn execute(session: Session) -> Result<()> {
+    let Session {
+        experiment,
+        file,
+        out,
+        force,
+        report_every,
+    } = session;
+    let lineup = Lineup::new(experiment.agent_specs());
+    // Tablebase agents build their tables now, so that one that cannot fails
+    // to start with its reason, before the results directory is touched.
+    for &variant in &experiment.rules.variants {
+        for &holes in &experiment.rules.holes {
+            let rules = experiment.rules_for(variant, holes as u8);
+            for (name, spec) in experiment.agent_specs() {
+                prepare_tables(&spec, &rules).with_context(|| format!("{file}: agent {name}"))?;
+            }
+        }
+    }
+    let clocked = lineup.unreproducible();
+    if !clocked.is_empty() {
+        eprintln!(
+            "warning: {file}: {} play(s) by the clock: results will differ from run to run, \
+             and a resumed run will not equal an uninterrupted one",
+            clocked.join(", ")
+        );
+    }
+    let sprt = experiment
+        .sprt
+        .map(|config| Sprt::new(config).context("the experiment's [sprt]"))
+        .transpose()?;
+    let schedule = Schedule::new(&experiment);
+    let total = schedule.len();
+    let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
+    let first = run_dir.done;
+    let threads = match experiment.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let order = &experiment.tournament.agents;
+    let every = match report_every {
+        Some(n) => n,
+        None => total.div_ceil(10).max(100).div_ceil(2) * 2,
+    };
+    let mut live = Live {
+        tally: Tally::new(),
+        sprt: sprt.map(|sprt| SprtTracker::new(sprt, &order[0])),
+        order,
+        total,
+        every,
+        next_report: 0,
+        bar: None,
+        start: Instant::now(),
+        first,
+    };
+    if first > 0 && live.follows_rows() {
+        // Standings and the SPRT carry on from the games already recorded.
+        let games = out.join(GAMES_FILE);
+        read_games_csv(&games, |row| {
+            live.tally.add(row);
+            if let Some(tracker) = live.sprt.as_mut() {
+                tracker.add(row);
+            }
+        })
+        .with_context(|| format!("resuming from {}", games.display()))?;
+    }
+    live.next_report = (first / every.max(1) + 1) * every;
+    eprintln!(
+        "{}: {total} games ({first} done), {threads} threads, into {}",
+        experiment.name,
+        out.display()
+    );
+    let decided_before = live.sprt.as_ref().is_some_and(SprtTracker::is_decided);
+    let mut played = 0;
+    let mut wall = Duration::ZERO;
+    if first < total && !decided_before {
+        catch_interrupts();
+        live.bar = progress_bar(total, first);
+        let work = Work {
+            schedule: &schedule,
+            lineup: &lineup,
+            random_plies: experiment.openings.random_plies,
+        };
+        let start = Instant::now();
+        let outcome = run_games(work, first..total, threads, run_dir.sinks(), &mut live)
+            .with_context(|| format!("running into {}", out.display()))?;
+        wall = start.elapsed();
+        played = outcome.written;
+        if let Some(bar) = live.bar.take() {
+            bar.finish_and_clear();
+        }
+        let timings = out.join(TIMINGS_FILE);
+        let run = RunTimes {
+            first_game: first,
+            threads,
+            wall,
+            blocks: &outcome.times,
+        };
+        append_timings(&timings, run, &schedule, &lineup)
+            .with_context(|| format!("{}: cannot write it", timings.display()))?;
+        if outcome.stopped == Some(Stopped::Interrupted) {
+            live.print_standings();
+            return Err(Interrupted {
+                done: first + played,
+                total,
+                out,
+            }
+            .into());
+        }
+    }
+    eprintln!("{}", rate_line(played, wall, decided_before));
+    if live.follows_rows() && every > 0 && played > 0 {
+        live.print_standings();
+    }
+    if let Some(tracker) = &live.sprt {
+        eprintln!("{}", sprt_line(tracker, total));
+    }
+    drop(live);
+    write_report(&out)?;
+    println!("{}", out.join(GAMES_FILE).display());
+    Ok(())
+}
+
+/// The final line of a run with an SPRT.
+pub fn sprt_line(tracker: &SprtTracker, cap: u64) -> String {
+    let status = tracker.status();
+    let config = tracker.sprt().config();
+    let verdict = match status.decision {
+        SprtDecision::H1 => "H1 accepted",
+        SprtDecision::H0 => "H0 accepted",
+        SprtDecision::Continue => "inconclusive at the cap",
+    };
+    format!(
+        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}): {verdict}: LLR {:.3}, bounds [{:.3}, {:.3}], \
+         {} games ({} pairs) used of a cap of {cap}",
+        config.elo0,
+        config.elo1,
+        config.model,
+        config.alpha,
+        config.beta,
+        status.llr,
+        status.lower_bound,
+        status.upper_bound,
+        tracker.games(),
+        status.pairs
+    )
+}
+
+/// What the run shows while it plays, and the SPRT that may stop it.
+struct Live<'a> {
+    tally: Tally,
+    sprt: Option<SprtTracker>,
+    order: &'a [String],
+    total: u64,
+    every: u64,
+    next_report: u64,
+    bar: Option<ProgressBar>,
+    start: Instant,
+    first: u64,
+}
+
+impl Live<'_> {
+    /// Whether rows are followed at all (standings or an SPRT).
+    fn follows_rows(&self) -> bool {
+        self.every > 0 || self.sprt.is_some()
+    }
+
+    fn print_standings(&self) {
+        let sprt = self.sprt.as_ref().map(|tracker| {
+            let config = tracker.sprt().config();
+            SprtLine {
+                status: tracker.status(),
+                elo0: config.elo0,
+                elo1: config.elo1,
+            }
+        });
+        let mut text = Vec::new();
+        write_standings(&mut text, &self.tally, self.order, self.total, sprt)
+            .expect("writing to memory cannot fail");
+        let text = String::from_utf8_lossy(&text);
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprint!("{text}")),
+            None => eprint!("{text}"),
+        }
+    }
+}
+
+impl Watch for Live<'_> {
+    fn wants_rows(&self) -> bool {
+        self.follows_rows()
+    }
+
+    fn game(&mut self, row: &GameRow) -> Flow {
+        if self.every > 0 {
+            self.tally.add(row);
+        }
+        match self.sprt.as_mut().map(|tracker| tracker.add(row)) {
+            Some(SprtDecision::H0 | SprtDecision::H1) => Flow::Stop,
+            _ => Flow::Continue,
+        }
+    }
+
+    fn written(&mut self, games: u64) {
+        let done = self.first + games;
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+        if self.every == 0 || done < self.next_report {
+            return;
+        }
+        while self.next_report <= done {
+            self.next_report += self.every;
+        }
+        if self.bar.is_none() {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            let rate = games as f64 / secs;
+            let eta = (self.total - done.min(self.total)) as f64 / rate.max(1e-9);
+            eprintln!(
+                "progress: {done}/{} games ({:.1}%), {} games/s, ETA {:.0} s",
+                self.total,
+                100.0 * done as f64 / self.total.max(1) as f64,
+                significant(rate, 3),
+                eta
+            );
+        }
+        self.print_standings();
+    }
+
+    fn interrupt(&self) -> Option<&AtomicBool> {
+        Some(&STOP)
+    }
+}
+
+/// Statistics and charts after every run: `hoyito report DIR`'s work.
+fn write_report(dir: &Path) -> Result<()> {
+    let files = write_report_from_csv(dir, None)?;
+    eprintln!(
+        "report: {} and {} charts in {}",
+        files.report.display(),
+        files.charts.len(),
+        dir.join("charts").display()
+    );
+    Ok(())
+}
+
+/// `N games in S s (R games/s)`, the rate to three significant figures so that
+/// a slow run does not print "0 games/s".
+pub fn rate_line(games: u64, wall: Duration, decided_before: bool) -> String {
+    let secs = wall.as_secs_f64();
+    if decided_before {
+        return "nothing left to play: the SPRT was decided".to_string();
+    }
+    if games == 0 {
+        return "nothing left to play: the run is complete".to_string();
+    }
+    format!(
+        "{games} games in {secs:.2} s ({} games/s)",
+        significant(games as f64 / secs.max(1e-9), 3)
+    )
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress_bar(total: u64, done: u64) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(total).with_position(done);
+    let style = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {rate}  ETA {eta}  elapsed {elapsed}",
+    )
+    .expect("the template is valid")
+    .with_key(
+        "rate",
+        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{} games/s", significant(state.per_sec(), 3));
+        },
+    );
+    bar.set_style(style);
+    bar.reset_eta();
+    Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_line_keeps_three_significant_figures() {
+        let line = |games, millis| rate_line(games, Duration::from_millis(millis), false);
+        assert_eq!(line(4, 100_000), "4 games in 100.00 s (0.0400 games/s)");
+        assert_eq!(line(2, 3_000), "2 games in 3.00 s (0.667 games/s)");
+        assert_eq!(line(1_000, 4_000), "1000 games in 4.00 s (250 games/s)");
+        assert_eq!(line(0, 1), "nothing left to play: the run is complete");
+        assert_eq!(
+            rate_line(0, Duration::ZERO, true),
+            "nothing left to play: the SPRT was decided"
+        );
+    }
+
+    #[test]
+    fn words_are_quoted_only_when_the_shell_needs_it() {
+        assert_eq!(shell_quote("configs/a.toml"), "configs/a.toml");
+        assert_eq!(shell_quote("--sprt=0,10"), "--sprt=0,10");
+        assert_eq!(shell_quote("my dir"), "'my dir'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
