@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::{
-    empty_row, fill_row, play_scheduled, Experiment, GameRow, Lineup, Schedule, EXPERIMENT_FILE,
-    GAMES_FILE,
+    empty_row, fill_row, play_scheduled, Experiment, GameRow, Lineup, Opening, Schedule,
+    EXPERIMENT_FILE, GAMES_FILE,
 };
 use hoyito::{diagram, Game, Roster, Side};
 
@@ -48,7 +48,8 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     }
     let recorded = find_row(&args.dir.join(GAMES_FILE), args.game_id)?;
     let scheduled = schedule.game(args.game_id);
-    let plies = experiment.openings.random_plies;
+    let opening = schedule.opening(&scheduled);
+    let plies = opening.plies();
     let rules = scheduled.rules;
     // The transcript is built first and printed once: a reader that stops
     // early (`| head`) must not turn the replay into a panic.
@@ -65,13 +66,17 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     );
     text += &format!("{}\n\n", diagram(Game::new(rules).position()));
     let mut mover = Side::South;
-    let game = play_scheduled(&scheduled, plies, &lineup, |game, mv| {
+    let game = play_scheduled(&scheduled, opening, &lineup, |game, mv| {
         let ply = game.plies();
         let who = match mover {
             Side::South => lineup.name(scheduled.south),
             Side::North => lineup.name(scheduled.north),
         };
-        let how = if ply <= plies { "random opening" } else { who };
+        let how = match opening {
+            _ if ply > plies => who,
+            Opening::Random { .. } => "random opening",
+            Opening::Book { .. } => "book opening",
+        };
         text += &format!("ply {ply}: {mover} plays {mv} ({how})\n");
         text += &format!("{}\n\n", diagram(game.position()));
         mover = game.position().side_to_move();

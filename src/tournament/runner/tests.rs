@@ -21,7 +21,6 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
     let work = Work {
         schedule: &schedule,
         lineup,
-        random_plies: e.openings.random_plies,
     };
     let mut out = Vec::new();
     run_games(work, ids, threads, &mut out, |_| {}).unwrap();
@@ -86,7 +85,6 @@ fn a_write_error_stops_the_run_without_hanging() {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        random_plies: 0,
     };
     let mut written = 0;
     let err = run_games(work, 0..40_000, 2, &mut Failing { left: 100_000 }, |n| {
