@@ -12,6 +12,16 @@
 //! cargo run --release --example opening_repeats -- --holes 6,12 --pairs 200
 //! ```
 //!
+//! With `--openings-only`, no game is played: the row counts the pairs whose
+//! random opening repeats an earlier pair's. For a pairing of deterministic
+//! agents (alpha-beta) the whole game is a function of its opening, so this is
+//! exactly its share of repeated games, and a lower bound for any pairing;
+//! it is how the other boards are measured cheaply:
+//!
+//! ```sh
+//! cargo run --release --example opening_repeats -- --holes 4,8,10,14,16 --openings-only
+//! ```
+//!
 //! Flags: `--pairs N` (200), `--holes LIST` (4,6,8,10,12,14,16),
 //! `--variants LIST` (i,ii,iii), `--ks LIST` (0,2,4,6,8), `--seed S` (1),
 //! `--pairings LIST` of `A:B` roster names (greedy:alphabeta-d4,
@@ -38,15 +48,24 @@ where
         .collect()
 }
 
-/// One game as the harness plays it; returns its moves.
-fn play(rules: Rules, plies: u32, seeds: (u64, u64), agents: [&AgentSpec; 2]) -> Vec<Move> {
+/// The random opening of a pair, as the harness plays it.
+fn opening(rules: Rules, plies: u32, seed: u64) -> Vec<Move> {
     let mut game = Game::new(rules);
-    let mut opening = rng_from_seed(seeds.0);
+    let mut rng = rng_from_seed(seed);
     for _ in 0..plies {
         if game.is_over() {
             break;
         }
-        game.play_random(&mut opening);
+        game.play_random(&mut rng);
+    }
+    game.moves().to_vec()
+}
+
+/// One game as the harness plays it; returns its moves.
+fn play(rules: Rules, plies: u32, seeds: (u64, u64), agents: [&AgentSpec; 2]) -> Vec<Move> {
+    let mut game = Game::new(rules);
+    for mv in opening(rules, plies, seeds.0) {
+        game.play(mv).expect("the opening is legal");
     }
     let mut rng = rng_from_seed(seeds.1);
     let mut seats: Vec<_> = agents.iter().map(|spec| spec.build()).collect();
@@ -72,7 +91,9 @@ fn main() -> Result<()> {
     let mut ks: Vec<u32> = vec![0, 2, 4, 6, 8];
     let mut seed = 1u64;
     let mut pairings = "greedy:alphabeta-d4,alphabeta-d4:alphabeta-d8,greedy:greedy".to_string();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let openings_only = args.iter().any(|a| a == "--openings-only");
+    args.retain(|a| a != "--openings-only");
     for flag in args.chunks(2) {
         let [name, value] = flag else {
             bail!("flags come in pairs: --name value");
@@ -86,6 +107,9 @@ fn main() -> Result<()> {
             "--pairings" => pairings = value.clone(),
             other => bail!("unknown flag {other}"),
         }
+    }
+    if openings_only {
+        pairings = "random:random".to_string();
     }
     let roster = Roster::load(Path::new("agents"))?;
     let pairings: Vec<(String, String)> = pairings
@@ -114,7 +138,11 @@ fn main() -> Result<()> {
                                 [specs[1], specs[0]]
                             };
                             let seeds = (opening_seed(seed, g / 2), game_seed(seed, g));
-                            (g % 2, play(rules, k, seeds, seats))
+                            if openings_only {
+                                (g % 2, opening(rules, k, seeds.0))
+                            } else {
+                                (g % 2, play(rules, k, seeds, seats))
+                            }
                         })
                         .collect();
                     let distinct: HashSet<_> = games.iter().collect();
@@ -124,7 +152,12 @@ fn main() -> Result<()> {
                         100.0 * repeated as f64 / games.len() as f64
                     ));
                 }
-                println!("| {variant} | 2x{h} | {a} vs {b} | {} |", cells.join(" | "));
+                let pairing = if openings_only {
+                    "deterministic (openings only)".to_string()
+                } else {
+                    format!("{a} vs {b}")
+                };
+                println!("| {variant} | 2x{h} | {pairing} | {} |", cells.join(" | "));
             }
         }
     }
