@@ -302,3 +302,99 @@ fn shipped_books_parse_are_distinct_and_replay() {
     }
     assert_eq!(found, 6);
 }
+
+#[test]
+fn books_apply_to_their_own_setting_and_one_book_per_setting() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ii = tmp.path().join("ii.txt");
+    let iii = tmp.path().join("iii.txt");
+    fs::write(&ii, hand_book(&[&[1], &[2, 3]], "ii")).unwrap();
+    fs::write(&iii, hand_book(&[&[2]], "iii")).unwrap();
+    let both =
+        |openings: &str| experiment_text(4, openings).replace("[\"ii\"]", "[\"ii\", \"iii\"]");
+    let text = both(&format!("books = [{:?}, {:?}]", s(&ii), s(&iii)));
+    let e = Experiment::parse(&text, "x.toml").unwrap();
+    assert!(e.openings.uses_book());
+    let schedule = Schedule::new(&e);
+    // Blocks: ii (pairs 0, 1), then iii (pairs 2, 3); one pairing.
+    let plies = |id| schedule.opening(&schedule.game(id)).plies();
+    assert_eq!([plies(0), plies(1), plies(2), plies(3)], [1, 1, 2, 2]);
+    assert_eq!(
+        schedule.opening(&schedule.game(5)),
+        Opening::Book {
+            entry: 0,
+            plies: &[Move::Sow(1)]
+        }
+    );
+    // A setting without a book plays the random plies.
+    let text = both(&format!("books = [{:?}]\nrandom_plies = 3", s(&ii)));
+    let e = Experiment::parse(&text, "x.toml").unwrap();
+    let schedule = Schedule::new(&e);
+    assert_eq!(
+        schedule.opening(&schedule.game(4)),
+        Opening::Random { plies: 3 }
+    );
+    // The saved form reads back to the same experiment without the files.
+    let saved = e.to_toml();
+    fs::remove_file(&ii).unwrap();
+    assert_eq!(Experiment::parse(&saved, "saved").unwrap(), e);
+    fs::write(&ii, hand_book(&[&[1]], "ii")).unwrap();
+    let text = both(&format!("books = [{:?}, {:?}]", s(&ii), s(&ii)));
+    let err = Experiment::parse(&text, "x.toml").unwrap_err().to_string();
+    assert!(err.contains("listed twice"), "{err}");
+    let other = tmp.path().join("ii-other.txt");
+    fs::write(&other, hand_book(&[&[3]], "ii")).unwrap();
+    let text = both(&format!("books = [{:?}, {:?}]", s(&ii), s(&other)));
+    let err = Experiment::parse(&text, "x.toml").unwrap_err().to_string();
+    assert!(err.contains("give one book per variant and board"), "{err}");
+    let text = both(&format!("book = {:?}\nbooks = [{:?}]", s(&ii), s(&iii)));
+    let err = Experiment::parse(&text, "x.toml").unwrap_err().to_string();
+    assert!(err.contains("not both"), "{err}");
+}
+
+#[test]
+fn with_tables_positions_inside_them_are_kept_by_their_exact_value() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tables = tmp.path().join("tables");
+    let solve = hoyito(&[
+        "solve",
+        "--variant",
+        "ii",
+        "--holes",
+        "3",
+        "--max-seeds",
+        "24",
+        "--out",
+        s(&tables),
+    ]);
+    assert!(solve.status.success(), "{solve:?}");
+    let out = tmp.path().join("b.txt");
+    let agents = agents_dir();
+    let mut args = book_args(
+        s(&out),
+        s(&agents),
+        &[
+            ("--holes", "3"),
+            ("--plies", "2"),
+            ("--count", "3"),
+            ("--max-eval", "2"),
+        ],
+    );
+    args.extend(["--tables", s(&tables)]);
+    let done = hoyito(&args);
+    assert!(done.status.success(), "{done:?}");
+    let book = Book::load(&out).unwrap();
+    assert!(book
+        .header
+        .iter()
+        .any(|l| l.contains("exact value from the tables")));
+    let mut tb = hoyito::solver::Tablebase::new(Variant::Ii, 3).unwrap();
+    tb.ensure(24, Some(&tables), &|_| {}).unwrap();
+    for entry in &book.entries {
+        let pos = entry.position;
+        let me = pos.side_to_move();
+        let lead = pos.captures()[me] as i32 - pos.captures()[me.opponent()] as i32;
+        let value = tb.value(&pos).unwrap() as i32;
+        assert!((lead + value).abs() <= 2, "{}", entry.line());
+    }
+}

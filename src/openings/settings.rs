@@ -167,6 +167,15 @@ impl Openings {
         }
         let listed: Vec<&String> = self.files().collect();
         let key = self.key();
+        if let Some(twice) = (1..listed.len()).find_map(|i| {
+            let file = listed[i];
+            listed[..i].contains(&file).then_some(file)
+        }) {
+            return Err(invalid(
+                key,
+                format!("{twice} is listed twice: give each book once"),
+            ));
+        }
         for (i, book) in self.inline.iter().enumerate() {
             if !listed.contains(&&book.file) {
                 return Err(invalid(
