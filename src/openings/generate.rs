@@ -3,8 +3,9 @@
 //!
 //! Random plies alone make some openings lost for one side, and a seat-swapped
 //! pair then measures the opening more than the agents; keeping only openings
-//! near equality is how engine testers build their books (e.g. the "UHO" and
-//! "8moves" books of computer chess, filtered by a fixed-depth evaluation).
+//! near equality follows the balanced opening books that chess engine testers
+//! play their seat-swapped pairs from (e.g. Fishtest's `8moves` books: short
+//! openings kept when an engine search scores them close to equal).
 //!
 //! Sampling is sequential from one ChaCha generator, so the candidates and their
 //! order depend on the seed alone. Candidates are evaluated in batches on all
@@ -148,9 +149,9 @@ impl Tables {
     }
 }
 
-/// The evaluation a book keeps positions by: the final capture margin for the
-/// side to move, from `tables` where they reach, else from a fresh alpha-beta
-/// search of `budget` over the game (its history counts for the stall rules).
+/// The search score of `game`'s position by a fresh alpha-beta searcher of
+/// `budget` (no table carried over): the final capture margin it expects for
+/// the side to move; the game's history counts for the stall rules.
 fn search_score(game: &Game, budget: AlphaBetaBudget) -> Score {
     AlphaBeta::new(budget).search(game).score
 }
