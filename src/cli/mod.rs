@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod book_cmd;
 mod export_cmd;
 mod position_cmds;
 mod replay_cmd;
@@ -46,6 +47,8 @@ enum Command {
     Probe(solve_cmd::ProbeArgs),
     /// Count the positions of a layer where someone can force the next capture.
     Captures(solve_cmd::CapturesArgs),
+    /// Write an opening book: distinct balanced positions after random plies.
+    Book(book_cmd::BookArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -80,6 +83,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
+        Command::Book(args) => book_cmd::book(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use hoyito::openings::opening_warnings;
 use hoyito::report::{significant, write_report_from_csv};
 use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Lineup, RunTimes, Schedule, Work,
@@ -88,6 +89,9 @@ pub fn run(args: RunArgs) -> Result<()> {
             clocked.join(", ")
         );
     }
+    for warning in opening_warnings(&experiment) {
+        eprintln!("warning: {file}: {warning}");
+    }
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
     let out = args
@@ -110,7 +114,6 @@ pub fn run(args: RunArgs) -> Result<()> {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        random_plies: experiment.openings.random_plies,
     };
     let start = Instant::now();
     let blocks = run_games(work, first..total, threads, run_dir.sinks(), |written| {

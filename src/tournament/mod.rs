@@ -35,6 +35,6 @@ pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };
 pub use runner::{chunk_size, run_games, BlockTimes, RecordSinks, RunError, Work};
-pub use schedule::{Schedule, ScheduledGame};
+pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use timings::{append_timings, RunTimes};

@@ -47,8 +47,6 @@ pub struct Work<'a> {
     pub schedule: &'a Schedule,
     /// Its agents.
     pub lineup: &'a Lineup,
-    /// Random plies before the agents play.
-    pub random_plies: u32,
 }
 
 /// Where the rows of a run go, each flushed after every chunk.
@@ -207,8 +205,9 @@ fn play_chunk(work: Work<'_>, ids: Range<u64>, record_moves: bool) -> Result<Chu
             times.add(block_start.0, id - block_start.1, block_start.2.elapsed());
             block_start = (scheduled.block, id, Instant::now());
         }
-        let game = play_scheduled(&scheduled, work.random_plies, work.lineup, |_, _| {})?;
-        fill_row(&mut row, &scheduled, work.random_plies, work.lineup, &game);
+        let opening = work.schedule.opening(&scheduled);
+        let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
+        fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
         csv.serialize(&row).expect("a row serialises to memory");
         if record_moves {
             push_moves_row(&mut moves, id, game.moves());

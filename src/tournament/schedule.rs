@@ -4,8 +4,11 @@
 //! pairing, then pair, then seat), computed from the id by arithmetic. So a
 //! worker needs nothing but the id to play a game, rows can be written in id
 //! order whatever order threads finish in, and a resumed run knows which games
-//! are left from the number of rows alone.
+//! are left from the number of rows alone. The schedule also says how each
+//! pair opens: pair `k` of a (variant, board, pairing) block plays entry `k`
+//! of the setting's book (cycling), or the pair's random plies.
 
+use crate::moves::Move;
 use crate::rules::{Rules, Variant};
 
 use super::config::Experiment;
@@ -33,10 +36,41 @@ pub struct ScheduledGame {
     pub block: usize,
 }
 
+/// How one game begins, before the agents play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening<'a> {
+    /// This many uniformly random plies from the pair's opening seed (fewer if
+    /// the game ends first).
+    Random {
+        /// Plies.
+        plies: u32,
+    },
+    /// The plies of a book entry.
+    Book {
+        /// The entry's index in its book, from 0.
+        entry: usize,
+        /// Its plies from the start position.
+        plies: &'a [Move],
+    },
+}
+
+impl Opening<'_> {
+    /// How many of the game's first plies are the opening (at most).
+    pub fn plies(&self) -> u32 {
+        match *self {
+            Opening::Random { plies } => plies,
+            Opening::Book { plies, .. } => plies.len() as u32,
+        }
+    }
+}
+
 /// The games of an experiment, in id order.
 #[derive(Debug, Clone)]
 pub struct Schedule {
     boards: Vec<Rules>,
+    /// The book entries' plies of each board, where it has a book.
+    books: Vec<Option<Vec<Vec<Move>>>>,
+    random_plies: u32,
     pairings: Vec<(usize, usize)>,
     pairs_per_pairing: u64,
     master_seed: u64,
@@ -56,9 +90,15 @@ impl Schedule {
                     .iter()
                     .map(move |&h| experiment.rules_for(v, h as u8))
             })
+            .collect::<Vec<Rules>>();
+        let books = boards
+            .iter()
+            .map(|rules| experiment.openings.book_plies(rules))
             .collect();
         Schedule {
             boards,
+            books,
+            random_plies: experiment.openings.random_plies,
             pairings: experiment.tournament.pairings(),
             pairs_per_pairing: experiment.games.div_ceil(2),
             master_seed: experiment.seed,
@@ -106,6 +146,23 @@ impl Schedule {
             game_seed: game_seed(self.master_seed, game_id),
             opening_seed: opening_seed(self.master_seed, pair_id),
             block,
+        }
+    }
+
+    /// How game `game` begins: pair `k` of its block plays entry `k mod n` of
+    /// the setting's book of `n` entries, else the random plies.
+    pub fn opening(&self, game: &ScheduledGame) -> Opening<'_> {
+        match &self.books[game.block / self.pairings.len()] {
+            Some(entries) => {
+                let entry = (game.pair_id % self.pairs_per_pairing) as usize % entries.len();
+                Opening::Book {
+                    entry,
+                    plies: &entries[entry],
+                }
+            }
+            None => Opening::Random {
+                plies: self.random_plies,
+            },
         }
     }
 }
