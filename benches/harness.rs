@@ -20,6 +20,8 @@ games = 100000
 [rules]
 variants = ["ii"]
 holes = [6]
+[openings]
+random_plies = 0
 [tournament]
 format = "self-play"
 agents = ["random"]
@@ -37,7 +39,6 @@ fn harness(c: &mut Criterion) {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        random_plies: 0,
     };
     let mut group = c.benchmark_group("harness_random_ii_2x6");
     group.sample_size(10);

@@ -12,6 +12,7 @@ mod diagram;
 mod game;
 mod moves;
 mod notation;
+pub mod openings;
 mod perft;
 mod play;
 mod position;

@@ -67,7 +67,6 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        random_plies: e.openings.random_plies,
     };
     let mut out = Vec::new();
     let sinks = RecordSinks {
@@ -78,7 +77,9 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
     let rows = rows(&out);
     assert_eq!(rows.len() as u64, schedule.len());
     for row in &rows {
-        let game = play_scheduled(&schedule.game(row.game_id), 2, &lineup, |_, _| {}).unwrap();
+        let scheduled = schedule.game(row.game_id);
+        let opening = schedule.opening(&scheduled);
+        let game = play_scheduled(&scheduled, opening, &lineup, |_, _| {}).unwrap();
         let text: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let text = text.join(" ");
         assert!(text.starts_with(&row.opening), "{text} / {}", row.opening);

@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod book_cmd;
 mod export_cmd;
 mod position_cmds;
 mod replay_cmd;
@@ -47,6 +48,8 @@ enum Command {
     Probe(solve_cmd::ProbeArgs),
     /// Count the positions of a layer where someone can force the next capture.
     Captures(solve_cmd::CapturesArgs),
+    /// Write an opening book: distinct balanced positions after random plies.
+    Book(book_cmd::BookArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -81,9 +84,14 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::solve(args),
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
+        Command::Book(args) => book_cmd::book(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<session::Interrupted>().is_some() => {
+            eprintln!("{err}");
+            ExitCode::from(130)
+        }
         Err(err) => {
             let chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
             eprintln!("error: {}", chain.join(": "));

@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::{
     empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
-    Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
+    Opening, Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
 };
 use hoyito::{diagram, Game, Move, Roster, Side};
 
@@ -58,7 +58,8 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         }
     }
     let scheduled = schedule.game(args.game_id);
-    let plies = experiment.openings.random_plies;
+    let opening = schedule.opening(&scheduled);
+    let plies = opening.plies();
     let rules = scheduled.rules;
     // The transcript is built first and printed once: a reader that stops
     // early (`| head`) must not turn the replay into a panic.
@@ -81,7 +82,11 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             Side::South => lineup.name(scheduled.south),
             Side::North => lineup.name(scheduled.north),
         };
-        let how = if ply <= plies { "random opening" } else { who };
+        let how = match opening {
+            _ if ply > plies => who,
+            Opening::Random { .. } => "random opening",
+            Opening::Book { .. } => "book opening",
+        };
         text += &format!("ply {ply}: {mover} plays {mv} ({how})\n");
         text += &format!("{}\n\n", diagram(game.position()));
         mover = game.position().side_to_move();
@@ -92,7 +97,7 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             format!("replayed from {MOVES_FILE}: no agent was run"),
         ),
         None => (
-            play_scheduled(&scheduled, plies, &lineup, draw)?,
+            play_scheduled(&scheduled, opening, &lineup, draw)?,
             format!("played again by its agents (no {MOVES_FILE} row)"),
         ),
     };

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use hoyito::openings::opening_warnings;
 use hoyito::prepare_tables;
 use hoyito::report::{
     read_games_csv, significant, write_report_from_csv, write_standings, SprtLine,
@@ -139,6 +140,9 @@ pub fn execute(session: Session) -> Result<()> {
             clocked.join(", ")
         );
     }
+    for warning in opening_warnings(&experiment) {
+        eprintln!("warning: {file}: {warning}");
+    }
     let sprt = experiment
         .sprt
         .map(|config| Sprt::new(config).context("the experiment's [sprt]"))
@@ -147,6 +151,14 @@ pub fn execute(session: Session) -> Result<()> {
     let total = schedule.len();
     let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
     let first = run_dir.done;
+    if let Some(games) = run_dir.extended_from {
+        eprintln!(
+            "extending {}: from {games} to {} games per pairing, per variant, per board; \
+             the {first} games recorded are kept",
+            out.display(),
+            experiment.games
+        );
+    }
     let threads = match experiment.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -166,6 +178,7 @@ pub fn execute(session: Session) -> Result<()> {
         bar: None,
         start: Instant::now(),
         first,
+        reported: 0,
     };
     if first > 0 && live.follows_rows() {
         // Standings and the SPRT carry on from the games already recorded.
@@ -193,7 +206,6 @@ pub fn execute(session: Session) -> Result<()> {
         let work = Work {
             schedule: &schedule,
             lineup: &lineup,
-            random_plies: experiment.openings.random_plies,
         };
         let start = Instant::now();
         let outcome = run_games(work, first..total, threads, run_dir.sinks(), &mut live)
@@ -223,7 +235,7 @@ pub fn execute(session: Session) -> Result<()> {
         }
     }
     eprintln!("{}", rate_line(played, wall, decided_before));
-    if live.follows_rows() && every > 0 && played > 0 {
+    if every > 0 && played > 0 && live.reported != live.tally.games() {
         live.print_standings();
     }
     if let Some(tracker) = &live.sprt {
@@ -271,6 +283,8 @@ struct Live<'a> {
     bar: Option<ProgressBar>,
     start: Instant,
     first: u64,
+    /// Games tallied when the standings were last printed.
+    reported: u64,
 }
 
 impl Live<'_> {
@@ -279,7 +293,8 @@ impl Live<'_> {
         self.every > 0 || self.sprt.is_some()
     }
 
-    fn print_standings(&self) {
+    fn print_standings(&mut self) {
+        self.reported = self.tally.games();
         let sprt = self.sprt.as_ref().map(|tracker| {
             let config = tracker.sprt().config();
             SprtLine {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::agents::{AgentSpec, Roster, RosterError};
+pub use crate::openings::Openings;
 use crate::rules::{check_board, LastFour, Leftover, Rules, RulesError, StallRules, Variant};
 use crate::stats::{Sprt, SprtConfig};
 
@@ -72,7 +73,7 @@ pub struct Experiment {
     /// The games played.
     #[serde(default)]
     pub rules: RulesConfig,
-    /// Random openings.
+    /// Random openings or opening books.
     #[serde(default)]
     pub openings: Openings,
     /// Who plays whom.
@@ -121,15 +122,6 @@ impl Default for RulesConfig {
             leftover: stall.leftover,
         }
     }
-}
-
-/// `[openings]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Openings {
-    /// Uniformly random plies played before the agents take over, the same in
-    /// both games of a pair, so that deterministic agents do not replay one game.
-    pub random_plies: u32,
 }
 
 /// `[record]`: what a run writes besides `games.csv`. Part of the
@@ -203,10 +195,12 @@ impl Experiment {
 
     /// Parses and checks experiment text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
-        let experiment: Experiment = toml::from_str(text).map_err(|cause| ConfigError::Toml {
-            file: file.to_string(),
-            cause: Box::new(cause),
-        })?;
+        let mut experiment: Experiment =
+            toml::from_str(text).map_err(|cause| ConfigError::Toml {
+                file: file.to_string(),
+                cause: Box::new(cause),
+            })?;
+        experiment.openings.load_books(file)?;
         experiment.check(file)?;
         Ok(experiment)
     }
@@ -259,6 +253,7 @@ impl Experiment {
         }
         self.rules.check(&invalid)?;
         self.tournament.check(&invalid)?;
+        self.openings.check(self, &invalid)?;
         if let Some(config) = self.sprt {
             self.check_sprt(config, &invalid)?;
         }

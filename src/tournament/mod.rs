@@ -39,7 +39,7 @@ pub use runner::{
     chunk_size, run_games, BlockTimes, Flow, RecordSinks, RunError, RunOutcome, Stopped, Watch,
     Work,
 };
-pub use schedule::{Schedule, ScheduledGame};
+pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use sprt_watch::SprtTracker;
 pub use timings::{append_timings, RunTimes};

@@ -18,7 +18,7 @@ use crate::side::{BySide, Side};
 use super::game_row::{GameRow, Winner};
 use super::lineup::Lineup;
 use super::moves_hash::MovesHash;
-use super::schedule::ScheduledGame;
+use super::schedule::{Opening, ScheduledGame};
 use super::seeding::rng_from_seed;
 
 /// A scheduled game that could not be played to its end: an agent's bug.
@@ -33,26 +33,38 @@ pub struct GameFailure {
     pub cause: PlayError,
 }
 
-/// Plays `scheduled` from the start: `random_plies` uniformly random plies from
-/// the pair's opening seed, then fresh players of the lineup with the game's
+/// Plays `scheduled` from the start: its `opening` (the book plies, or uniformly
+/// random plies from the pair's opening seed), then fresh players of the lineup with the game's
 /// generator (told of the new game after the opening, and of every move after
 /// it, as in [`crate::play_game`]). `on_move` sees the game after every ply,
 /// opening included.
 pub fn play_scheduled(
     scheduled: &ScheduledGame,
-    random_plies: u32,
+    opening: Opening<'_>,
     lineup: &Lineup,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
     let rules = scheduled.rules;
     let mut game = Game::new(rules);
-    let mut opening_rng = rng_from_seed(scheduled.opening_seed);
-    for _ in 0..random_plies {
-        if game.is_over() {
-            break;
+    match opening {
+        Opening::Random { plies } => {
+            let mut opening_rng = rng_from_seed(scheduled.opening_seed);
+            for _ in 0..plies {
+                if game.is_over() {
+                    break;
+                }
+                let mv = game.play_random(&mut opening_rng);
+                on_move(&game, mv);
+            }
         }
-        let mv = game.play_random(&mut opening_rng);
-        on_move(&game, mv);
+        Opening::Book { plies, .. } => {
+            for &mv in plies {
+                game.play(mv).expect(
+                    "book entries are replayed under these rules when the experiment is read",
+                );
+                on_move(&game, mv);
+            }
+        }
     }
     let mut rng = rng_from_seed(scheduled.game_seed);
     let index = BySide {

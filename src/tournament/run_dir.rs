@@ -101,6 +101,9 @@ pub struct RunDir {
     pub moves: Option<File>,
     /// Games already recorded (rows `0..done` of each file).
     pub done: u64,
+    /// The games per pairing of the finished or interrupted run that this
+    /// call extended to more games, if it did.
+    pub extended_from: Option<u64>,
 }
 
 impl RunDir {
@@ -123,6 +126,7 @@ pub fn open_run_dir(
     force: bool,
 ) -> Result<RunDir, RunDirError> {
     let experiment_path = dir.join(EXPERIMENT_FILE);
+    let extended_from = grow(dir, experiment)?;
     if let Some(why) = difference(dir, experiment)? {
         if !force {
             return Err(RunDirError::Different {
@@ -155,7 +159,41 @@ pub fn open_run_dir(
         // Nothing half-written: a directory made by this call goes again.
         let _ = fs::remove_dir_all(dir);
     }
-    opened
+    opened.map(|run_dir| RunDir {
+        extended_from,
+        ..run_dir
+    })
+}
+
+/// Extends a run: when `dir` holds this very experiment with fewer games per
+/// pairing, its `experiment.toml` is rewritten (atomically) with the new
+/// count, and the games already played are kept: the schedule's ids of the
+/// smaller experiment are the first ids of the larger one. Returns the old
+/// count when it did so.
+fn grow(dir: &Path, experiment: &Experiment) -> Result<Option<u64>, RunDirError> {
+    let path = dir.join(EXPERIMENT_FILE);
+    let Some(saved) = saved_experiment(&path)? else {
+        return Ok(None);
+    };
+    let mut smaller = experiment.clone();
+    smaller.games = saved.games;
+    smaller.threads = saved.threads;
+    if saved != smaller || saved.games >= experiment.games {
+        return Ok(None);
+    }
+    let tmp = dir.join(format!("{EXPERIMENT_FILE}.tmp"));
+    fs::write(&tmp, experiment.to_toml()).map_err(io_error(&tmp, "write it"))?;
+    fs::rename(&tmp, &path).map_err(io_error(&path, "write it"))?;
+    Ok(Some(saved.games))
+}
+
+/// The experiment saved in `path`, if it exists and parses.
+fn saved_experiment(path: &Path) -> Result<Option<Experiment>, RunDirError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = fs::read_to_string(path).map_err(io_error(path, "read it"))?;
+    Ok(Experiment::parse(&text, &path.display().to_string()).ok())
 }
 
 fn create_and_open(
@@ -203,6 +241,7 @@ fn create_and_open(
         games: games.file,
         moves: moves.map(|m| m.file),
         done,
+        extended_from: None,
     })
 }
 
@@ -222,6 +261,17 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     ours.threads = saved.threads;
     if saved == ours {
         return Ok(None);
+    }
+    if saved.games > ours.games {
+        ours.games = saved.games;
+        if saved == ours {
+            return Ok(Some(format!(
+                "it holds this experiment with {} games per pairing, more than the {} asked: \
+                 pass --games {} (or more) to resume or extend it",
+                saved.games, experiment.games, saved.games
+            )));
+        }
+        ours.games = experiment.games;
     }
     ours.record = saved.record.clone();
     if saved == ours {

@@ -49,8 +49,6 @@ pub struct Work<'a> {
     pub schedule: &'a Schedule,
     /// Its agents.
     pub lineup: &'a Lineup,
-    /// Random plies before the agents play.
-    pub random_plies: u32,
 }
 
 /// Where the rows of a run go, each flushed after every chunk.
@@ -369,8 +367,9 @@ fn play_chunk(
                 .add(block_start.0, id - block_start.1, block_start.2.elapsed());
             block_start = (scheduled.block, id, Instant::now());
         }
-        let game = play_scheduled(&scheduled, work.random_plies, work.lineup, |_, _| {})?;
-        fill_row(&mut row, &scheduled, work.random_plies, work.lineup, &game);
+        let opening = work.schedule.opening(&scheduled);
+        let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
+        fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
         writer.serialize(&row).expect("a row serialises to memory");
         writer.flush().expect("flushing to memory cannot fail");
         chunk.csv_ends.push(writer.get_ref().len());

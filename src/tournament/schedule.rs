@@ -1,11 +1,22 @@
 //! The schedule: which game has which id.
 //!
-//! Game ids are positions in one fixed order (variant, then board, then
-//! pairing, then pair, then seat), computed from the id by arithmetic. So a
-//! worker needs nothing but the id to play a game, rows can be written in id
-//! order whatever order threads finish in, and a resumed run knows which games
-//! are left from the number of rows alone.
+//! Game ids are positions in one fixed order, computed from the id by
+//! arithmetic: rounds, and in each round one seat-swapped pair of every
+//! (variant, board, pairing) block, blocks in order (variant, then board,
+//! then pairing), South first. So a worker needs nothing but the id to play a
+//! game, rows can be written in id order whatever order threads finish in,
+//! and a resumed run knows which games are left from the number of rows alone.
+//!
+//! Rounds come first so that the games of a smaller experiment are exactly
+//! the first games of a larger one: a finished run is extended by asking for
+//! more games (the ids go on), and at any moment of a run every pairing has
+//! played about as many games as the others, so live standings and a run
+//! stopped early cover every block evenly.
+//!
+//! The schedule also says how each pair opens: the pair of round `k` plays
+//! entry `k` of the setting's book (cycling), or the pair's random plies.
 
+use crate::moves::Move;
 use crate::rules::{Rules, Variant};
 
 use super::config::Experiment;
@@ -31,12 +42,45 @@ pub struct ScheduledGame {
     /// Which (variant, board, pairing) block the game is in, from 0: the unit
     /// that timings are added up by.
     pub block: usize,
+    /// The round: the pair is its block's pair number `round`, from 0.
+    pub round: u64,
+}
+
+/// How one game begins, before the agents play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening<'a> {
+    /// This many uniformly random plies from the pair's opening seed (fewer if
+    /// the game ends first).
+    Random {
+        /// Plies.
+        plies: u32,
+    },
+    /// The plies of a book entry.
+    Book {
+        /// The entry's index in its book, from 0.
+        entry: usize,
+        /// Its plies from the start position.
+        plies: &'a [Move],
+    },
+}
+
+impl Opening<'_> {
+    /// How many of the game's first plies are the opening (at most).
+    pub fn plies(&self) -> u32 {
+        match *self {
+            Opening::Random { plies } => plies,
+            Opening::Book { plies, .. } => plies.len() as u32,
+        }
+    }
 }
 
 /// The games of an experiment, in id order.
 #[derive(Debug, Clone)]
 pub struct Schedule {
     boards: Vec<Rules>,
+    /// The book entries' plies of each board, where it has a book.
+    books: Vec<Option<Vec<Vec<Move>>>>,
+    random_plies: u32,
     pairings: Vec<(usize, usize)>,
     pairs_per_pairing: u64,
     master_seed: u64,
@@ -56,9 +100,15 @@ impl Schedule {
                     .iter()
                     .map(move |&h| experiment.rules_for(v, h as u8))
             })
+            .collect::<Vec<Rules>>();
+        let books = boards
+            .iter()
+            .map(|rules| experiment.openings.book_plies(rules))
             .collect();
         Schedule {
             boards,
+            books,
+            random_plies: experiment.openings.random_plies,
             pairings: experiment.tournament.pairings(),
             pairs_per_pairing: experiment.games.div_ceil(2),
             master_seed: experiment.seed,
@@ -93,7 +143,9 @@ impl Schedule {
     /// Game `game_id`, which must be below [`Schedule::len`].
     pub fn game(&self, game_id: u64) -> ScheduledGame {
         let pair_id = game_id / 2;
-        let block = (pair_id / self.pairs_per_pairing) as usize;
+        let blocks = self.blocks() as u64;
+        let block = (pair_id % blocks) as usize;
+        let round = pair_id / blocks;
         let rules = self.boards[block / self.pairings.len()];
         let (a, b) = self.pairings[block % self.pairings.len()];
         let (south, north) = if game_id % 2 == 0 { (a, b) } else { (b, a) };
@@ -106,6 +158,24 @@ impl Schedule {
             game_seed: game_seed(self.master_seed, game_id),
             opening_seed: opening_seed(self.master_seed, pair_id),
             block,
+            round,
+        }
+    }
+
+    /// How game `game` begins: the pair of round `k` plays entry `k mod n` of
+    /// the setting's book of `n` entries, else the random plies.
+    pub fn opening(&self, game: &ScheduledGame) -> Opening<'_> {
+        match &self.books[game.block / self.pairings.len()] {
+            Some(entries) => {
+                let entry = (game.round % entries.len() as u64) as usize;
+                Opening::Book {
+                    entry,
+                    plies: &entries[entry],
+                }
+            }
+            None => Opening::Random {
+                plies: self.random_plies,
+            },
         }
     }
 }
@@ -115,7 +185,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_run_variant_board_pairing_pair_seat() {
+    fn ids_run_round_then_variant_board_pairing_then_seat() {
         let mut e = Experiment::parse(
             r#"
             name = "t"
@@ -141,11 +211,41 @@ mod tests {
         assert_eq!((g0.south, g0.north, g1.south, g1.north), (0, 1, 1, 0));
         assert_eq!(g0.opening_seed, g1.opening_seed);
         assert_ne!(g0.game_seed, g1.game_seed);
+        // Pair 2 is round 0's pair of block 2: variant i, 2x6, pairing (1, 2).
         let g = s.game(4);
-        assert_eq!((g.pair_id, g.block, g.south, g.north), (2, 1, 0, 2));
+        assert_eq!(
+            (g.pair_id, g.block, g.round, g.south, g.north),
+            (2, 2, 0, 1, 2)
+        );
+        assert_eq!((g.rules.variant, g.rules.holes), (Variant::I, 6));
+        // Pair 12 starts round 1 at block 0 again.
+        let g = s.game(24);
+        assert_eq!(
+            (g.pair_id, g.block, g.round, g.south, g.north),
+            (12, 0, 1, 0, 1)
+        );
         let last = s.game(47);
         assert_eq!((last.rules.variant, last.rules.holes), (Variant::Iii, 12));
-        assert_eq!((last.south, last.north, last.block), (2, 1, 11));
+        assert_eq!(
+            (last.south, last.north, last.block, last.round),
+            (2, 1, 11, 1)
+        );
         assert_eq!(s.block(11), (Variant::Iii, 12, (1, 2)));
+    }
+
+    #[test]
+    fn a_smaller_experiment_is_a_prefix_of_a_larger_one() {
+        let text = |games: u64| {
+            format!(
+                "name = \"t\"\nseed = 9\ngames = {games}\n[rules]\nvariants = [\"i\", \"ii\"]\n\
+                 holes = [4, 6]\n[tournament]\nformat = \"round-robin\"\nagents = [\"a\", \"b\", \"c\"]\n"
+            )
+        };
+        let small = Schedule::new(&Experiment::parse(&text(6), "s.toml").unwrap());
+        let large = Schedule::new(&Experiment::parse(&text(20), "l.toml").unwrap());
+        assert_eq!(small.len(), 72);
+        for id in 0..small.len() {
+            assert_eq!(small.game(id), large.game(id), "game {id}");
+        }
     }
 }

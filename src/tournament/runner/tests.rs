@@ -27,7 +27,6 @@ fn run_both(
     let work = Work {
         schedule: &schedule,
         lineup,
-        random_plies: e.openings.random_plies,
     };
     let (mut games, mut moves) = (Vec::new(), Vec::new());
     let sinks = RecordSinks {
@@ -44,7 +43,6 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
     let work = Work {
         schedule: &schedule,
         lineup,
-        random_plies: e.openings.random_plies,
     };
     let mut out = Vec::new();
     let sinks = RecordSinks {
@@ -143,7 +141,6 @@ fn a_write_error_stops_the_run_without_hanging() {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        random_plies: 0,
     };
     let mut written = 0;
     let mut failing = Failing { left: 100_000 };
