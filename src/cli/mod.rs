@@ -5,6 +5,7 @@
 mod agents_cmd;
 mod book_cmd;
 mod export_cmd;
+mod match_cmd;
 mod position_cmds;
 mod replay_cmd;
 mod report_cmd;
@@ -36,6 +37,8 @@ enum Command {
     Show(position_cmds::ShowArgs),
     /// Run an experiment (default: the built-in one) into a results directory.
     Run(run_cmd::RunArgs),
+    /// Play two agents against each other from flags alone (optionally until an SPRT decides).
+    Match(match_cmd::MatchArgs),
     /// Replay one game of a run, drawing the board after every move.
     Replay(replay_cmd::ReplayArgs),
     /// Write a run's games as PGN (South = White), for Ordo or BayesElo.
@@ -78,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => position_cmds::perft(args),
         Command::Show(args) => position_cmds::show(args),
         Command::Run(args) => run_cmd::run(args),
+        Command::Match(args) => match_cmd::run_match(args),
         Command::Replay(args) => replay_cmd::replay(args),
         Command::Export(args) => export_cmd::export(args),
         Command::Report(args) => report_cmd::report(args),

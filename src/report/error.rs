@@ -66,6 +66,12 @@ pub enum ReportError {
         /// Why.
         source: ConfigError,
     },
+    /// The experiment's `[sprt]` cannot be checked.
+    #[error("experiment.toml: [sprt]: {message}")]
+    Sprt {
+        /// What is wrong.
+        message: String,
+    },
     /// There is nothing to report.
     #[error("no games to report in {}", path.display())]
     NoGames {

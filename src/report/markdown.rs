@@ -8,6 +8,7 @@ use crate::stats::{
 };
 
 use super::format::ratio;
+use super::sprt_summary::write_sprt;
 
 use super::summary::{SettingSummary, Summary};
 
@@ -32,6 +33,9 @@ pub fn write_markdown(
         settings.join(", ")
     )?;
     write_caveats(&mut out, summary)?;
+    if let Some(sprt) = &summary.sprt {
+        write_sprt(&mut out, sprt)?;
+    }
     write_methods(&mut out, summary)?;
     writeln!(out, "## Charts\n")?;
     for (title, path) in charts {

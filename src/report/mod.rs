@@ -12,6 +12,7 @@ mod error;
 mod format;
 mod games_csv;
 mod markdown;
+mod sprt_summary;
 mod standings;
 mod summary;
 
@@ -19,8 +20,8 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::stats::Tally;
-use crate::tournament::{Experiment, EXPERIMENT_FILE, GAMES_FILE};
+use crate::stats::{Sprt, Tally};
+use crate::tournament::{Experiment, Schedule, SprtTracker, EXPERIMENT_FILE, GAMES_FILE};
 
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
@@ -28,6 +29,7 @@ pub use error::ReportError;
 pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv};
 pub use markdown::write_markdown;
+pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
 
@@ -63,7 +65,25 @@ pub fn write_report_from_csv(
     agent_order: Option<&[String]>,
 ) -> Result<ReportFiles, ReportError> {
     let experiment = run_experiment(dir)?;
-    let tally = tally_games_csv(&dir.join(GAMES_FILE))?;
+    let mut sprt = match experiment.as_ref().and_then(|e| e.sprt.map(|c| (e, c))) {
+        Some((e, config)) => {
+            let sprt = Sprt::new(config).map_err(|err| ReportError::Sprt {
+                message: err.to_string(),
+            })?;
+            Some((
+                SprtTracker::new(sprt, &e.tournament.agents[0]),
+                Schedule::new(e).len(),
+            ))
+        }
+        None => None,
+    };
+    let mut tally = Tally::new();
+    read_games_csv(&dir.join(GAMES_FILE), |row| {
+        tally.add(row);
+        if let Some((tracker, _)) = sprt.as_mut() {
+            tracker.add(row);
+        }
+    })?;
     if tally.games() == 0 {
         return Err(ReportError::NoGames {
             path: dir.to_path_buf(),
@@ -73,7 +93,8 @@ pub fn write_report_from_csv(
         .or(experiment.as_ref().map(|e| e.tournament.agents.as_slice()))
         .unwrap_or(tally.agents());
     let limit = experiment.as_ref().map(|e| e.rules.no_capture_limit);
-    let summary = summarize(&tally, order, limit);
+    let mut summary = summarize(&tally, order, limit);
+    summary.sprt = sprt.map(|(tracker, cap)| sprt_summary(&tracker, cap));
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
         let path = path.to_path_buf();

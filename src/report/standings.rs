@@ -207,7 +207,7 @@ mod tests {
             text.contains("--- standings after 6 of 100 games ---"),
             "{text}"
         );
-        assert!(text.contains("i 2x6: a vs b"), "{text}");
+        assert!(text.contains("i 2x6 s4: a vs b"), "{text}");
         assert!(
             text.contains("W-L-D: 4-1-1, Points: 4.5 (75.00 %)"),
             "{text}"

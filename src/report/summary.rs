@@ -6,6 +6,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::caveats::{caveats, Caveat};
+use super::sprt_summary::SprtSummary;
 use crate::stats::{
     bradley_terry, first_player, length_stats, pairings, rank, LengthStats, PairingStats,
     RatingTable, SeatStats, Setting, Tally,
@@ -29,6 +30,9 @@ pub struct Summary {
     pub no_capture_limit: Option<u32>,
     /// What to keep in mind when reading the figures, found automatically.
     pub caveats: Vec<Caveat>,
+    /// The run's SPRT, when its experiment has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSummary>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
 }
@@ -74,6 +78,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         first_player: FIRST_PLAYER,
         no_capture_limit: no_capture_limit.filter(|&l| l > 0),
         caveats: caveats(&settings),
+        sprt: None,
         settings,
     }
 }

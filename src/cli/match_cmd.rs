@@ -1,0 +1,208 @@
+//! `hoyito match A B`: a two-agent experiment from flags alone, the quick
+//! question "is A stronger than B?" without writing a config file.
+//!
+//! The flags are turned into the text of an experiment file and read back
+//! through the same parser and checks as `hoyito run CONFIG`, so a match is
+//! an ordinary run in every respect: it writes its `experiment.toml`,
+//! resumes, extends with a larger `--games`, and reports like any other.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use hoyito::tournament::Experiment;
+use hoyito::{Roster, Variant};
+
+use super::session::{execute, Session};
+
+/// Games per match when no SPRT runs.
+const DEFAULT_GAMES: u64 = 200;
+/// The cap of a match decided by an SPRT.
+const DEFAULT_SPRT_CAP: u64 = 20_000;
+
+/// Arguments of `hoyito match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The first agent (roster name): the one whose score and Elo are given.
+    agent: String,
+    /// Its opponent.
+    opponent: String,
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long, default_value = "ii")]
+    variant: Variant,
+    /// Holes per row (2 to 16).
+    #[arg(long, default_value_t = 6)]
+    holes: u32,
+    /// Seeds per hole at the start.
+    #[arg(long, default_value_t = 4)]
+    seeds: u32,
+    /// Games (whole seat-swapped pairs) [default: 200; the cap with --sprt: 20000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// An opening book (see `hoyito book`): pair k plays entry k.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Stop as soon as an SPRT of H0: elo <= ELO0 against H1: elo >= ELO1 decides.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The Elo of the SPRT bounds: normalized or logistic.
+    #[arg(long, default_value = "normalized", value_parser = ["normalized", "logistic"])]
+    sprt_model: String,
+    /// Master seed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    seed: u64,
+    /// Worker threads, 0 = all cores.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Results directory [default: runs/AGENT-vs-OPPONENT].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Run into a directory that holds another experiment, deleting its results.
+    #[arg(long)]
+    force: bool,
+    /// The roster: one TOML file per agent.
+    #[arg(long, default_value = "agents")]
+    agents_dir: PathBuf,
+    /// Print the standings every N games (0 = never) [default: about ten times a run].
+    #[arg(long, value_name = "N")]
+    report_every: Option<u64>,
+}
+
+/// `A,B` as two finite numbers.
+fn parse_bounds(text: &str) -> Result<(f64, f64)> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let numbers: Vec<f64> = parts.iter().filter_map(|p| p.parse::<f64>().ok()).collect();
+    match numbers.as_slice() {
+        [elo0, elo1] if parts.len() == 2 && elo0.is_finite() && elo1.is_finite() => {
+            Ok((*elo0, *elo1))
+        }
+        _ => bail!("--sprt {text:?}: expected two Elo bounds ELO0,ELO1 such as 0,10"),
+    }
+}
+
+/// The experiment's name: the two agents' names with only the characters
+/// an experiment name allows.
+fn match_name(agent: &str, opponent: &str) -> String {
+    format!("{agent}-vs-{opponent}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>()
+        .trim_start_matches('.')
+        .to_string()
+}
+
+/// The experiment file equivalent to the flags.
+fn experiment_text(args: &MatchArgs) -> Result<String> {
+    let mut doc = toml::Table::new();
+    doc.insert(
+        "name".into(),
+        match_name(&args.agent, &args.opponent).into(),
+    );
+    doc.insert("seed".into(), toml_int(args.seed)?);
+    let games = args.games.unwrap_or(if args.sprt.is_some() {
+        DEFAULT_SPRT_CAP
+    } else {
+        DEFAULT_GAMES
+    });
+    doc.insert("games".into(), toml_int(games)?);
+    doc.insert("threads".into(), toml_int(args.threads as u64)?);
+    let mut rules = toml::Table::new();
+    rules.insert(
+        "variants".into(),
+        toml::Value::Array(vec![args.variant.name().into()]),
+    );
+    rules.insert(
+        "holes".into(),
+        toml::Value::Array(vec![toml_int(u64::from(args.holes))?]),
+    );
+    rules.insert("seeds".into(), toml_int(u64::from(args.seeds))?);
+    doc.insert("rules".into(), rules.into());
+    if let Some(book) = &args.book {
+        let mut openings = toml::Table::new();
+        let path = book
+            .to_str()
+            .with_context(|| format!("--book {}: not a UTF-8 path", book.display()))?;
+        openings.insert("book".into(), path.into());
+        doc.insert("openings".into(), openings.into());
+    }
+    let mut tournament = toml::Table::new();
+    tournament.insert("format".into(), "round-robin".into());
+    tournament.insert(
+        "agents".into(),
+        toml::Value::Array(vec![
+            args.agent.as_str().into(),
+            args.opponent.as_str().into(),
+        ]),
+    );
+    doc.insert("tournament".into(), tournament.into());
+    if let Some(bounds) = &args.sprt {
+        let (elo0, elo1) = parse_bounds(bounds)?;
+        let mut sprt = toml::Table::new();
+        sprt.insert("elo0".into(), elo0.into());
+        sprt.insert("elo1".into(), elo1.into());
+        sprt.insert("model".into(), args.sprt_model.as_str().into());
+        doc.insert("sprt".into(), sprt.into());
+    }
+    Ok(toml::to_string(&doc).expect("a table of plain values serialises"))
+}
+
+fn toml_int(value: u64) -> Result<toml::Value> {
+    let value = i64::try_from(value).with_context(|| format!("{value} is too large"))?;
+    Ok(toml::Value::Integer(value))
+}
+
+/// Runs `hoyito match`.
+pub fn run_match(args: MatchArgs) -> Result<()> {
+    if args.agent == args.opponent {
+        bail!(
+            "a match needs two different agents (for {} against itself, run a self-play \
+             experiment: `[tournament] format = \"self-play\"`)",
+            args.agent
+        );
+    }
+    let label = "hoyito match";
+    let text = experiment_text(&args)?;
+    let mut experiment = Experiment::parse(&text, label)?;
+    experiment.round_to_pairs();
+    experiment.resolve_agents(label, || Roster::load(&args.agents_dir))?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("runs").join(&experiment.name));
+    execute(Session {
+        experiment,
+        file: label.to_string(),
+        out,
+        force: args.force,
+        report_every: args.report_every,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sprt_bounds_are_two_numbers() {
+        assert_eq!(parse_bounds("0,10").unwrap(), (0.0, 10.0));
+        assert_eq!(parse_bounds("-5, 2.5").unwrap(), (-5.0, 2.5));
+        for bad in ["", "0", "0,10,20", "a,b", "0,inf", "0;10"] {
+            assert!(parse_bounds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_name_keeps_to_the_allowed_characters() {
+        assert_eq!(
+            match_name("greedy", "alphabeta-d8"),
+            "greedy-vs-alphabeta-d8"
+        );
+        assert_eq!(match_name("a+b", "c"), "a_b-vs-c");
+    }
+}
