@@ -197,7 +197,10 @@ fn deterministic_pairings_without_an_opening_are_warned_about() {
     let out = hoyito(&["run", s(&cfg), "--out", s(&tmp.path().join("out"))]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = err.lines().filter(|l| l.contains("a vs b")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("a vs b") && l.contains("random plies"))
+        .collect();
     assert_eq!(lines.len(), 1, "{err}");
     assert!(lines[0].starts_with("warning: "), "{err}");
 }
@@ -316,14 +319,27 @@ fn books_apply_to_their_own_setting_and_one_book_per_setting() {
     let e = Experiment::parse(&text, "x.toml").unwrap();
     assert!(e.openings.uses_book());
     let schedule = Schedule::new(&e);
-    // Blocks: ii (pairs 0, 1), then iii (pairs 2, 3); one pairing.
+    // Rounds of one pair per block: pair 0 is ii's round 0, pair 1 iii's
+    // round 0, pair 2 ii's round 1, pair 3 iii's round 1 (its one entry again).
     let plies = |id| schedule.opening(&schedule.game(id)).plies();
-    assert_eq!([plies(0), plies(1), plies(2), plies(3)], [1, 1, 2, 2]);
     assert_eq!(
-        schedule.opening(&schedule.game(5)),
+        [
+            plies(0),
+            plies(1),
+            plies(2),
+            plies(3),
+            plies(4),
+            plies(5),
+            plies(6)
+        ],
+        [1, 1, 1, 1, 2, 2, 1]
+    );
+    // ii's round 2 (pair 4, games 8 and 9) cycles back to its entry 0.
+    assert_eq!(
+        schedule.opening(&schedule.game(9)),
         Opening::Book {
             entry: 0,
-            plies: &[Move::Sow(1)]
+            plies: &[Move::Sow(0)]
         }
     );
     // A setting without a book plays the random plies.
@@ -331,7 +347,7 @@ fn books_apply_to_their_own_setting_and_one_book_per_setting() {
     let e = Experiment::parse(&text, "x.toml").unwrap();
     let schedule = Schedule::new(&e);
     assert_eq!(
-        schedule.opening(&schedule.game(4)),
+        schedule.opening(&schedule.game(2)),
         Opening::Random { plies: 3 }
     );
     // The saved form reads back to the same experiment without the files.

@@ -320,27 +320,40 @@ impl Watch for Live<'_> {
     }
 
     fn game(&mut self, row: &GameRow) -> Flow {
-        if self.every > 0 {
-            self.tally.add(row);
-        }
-        match self.sprt.as_mut().map(|tracker| tracker.add(row)) {
+        let flow = match self.sprt.as_mut().map(|tracker| tracker.add(row)) {
             Some(SprtDecision::H0 | SprtDecision::H1) => Flow::Stop,
             _ => Flow::Continue,
+        };
+        if self.every > 0 {
+            self.tally.add(row);
+            let done = row.game_id + 1;
+            if done >= self.next_report {
+                while self.next_report <= done {
+                    self.next_report += self.every;
+                }
+                self.report(done);
+            }
         }
+        flow
     }
 
     fn written(&mut self, games: u64) {
-        let done = self.first + games;
         if let Some(bar) = &self.bar {
-            bar.set_position(done);
+            bar.set_position(self.first + games);
         }
-        if self.every == 0 || done < self.next_report {
-            return;
-        }
-        while self.next_report <= done {
-            self.next_report += self.every;
-        }
+    }
+
+    fn interrupt(&self) -> Option<&AtomicBool> {
+        Some(&STOP)
+    }
+}
+
+impl Live<'_> {
+    /// The progress line (when there is no bar) and the standings after
+    /// `done` games of the run.
+    fn report(&mut self, done: u64) {
         if self.bar.is_none() {
+            let games = done - self.first;
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             let rate = games as f64 / secs;
             let eta = (self.total - done.min(self.total)) as f64 / rate.max(1e-9);
@@ -353,10 +366,6 @@ impl Watch for Live<'_> {
             );
         }
         self.print_standings();
-    }
-
-    fn interrupt(&self) -> Option<&AtomicBool> {
-        Some(&STOP)
     }
 }
 
