@@ -150,6 +150,27 @@ fn score_color(score: f64) -> RGBColor {
     RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
 }
 
+/// Black on light cells, white on dark ones, so that every label reads:
+/// relative luminance below 0.4 counts as dark.
+///
+/// Source: WCAG 2.1, "relative luminance" (sRGB channels linearised).
+fn ink(fill: RGBColor) -> RGBColor {
+    let linear = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let luminance = 0.2126 * linear(fill.0) + 0.7152 * linear(fill.1) + 0.0722 * linear(fill.2);
+    if luminance < 0.4 {
+        WHITE
+    } else {
+        BLACK
+    }
+}
+
 fn draw_panel<DB: DrawingBackend>(
     panel: &DrawingArea<DB, Shift>,
     summary: &Summary,
@@ -199,9 +220,25 @@ fn draw_panel<DB: DrawingBackend>(
             chart.draw_series(std::iter::once(Text::new(
                 label,
                 (x, y),
-                text.clone().color(&BLACK),
+                text.clone().color(&ink(fill)),
             )))?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ink, score_color};
+    use plotters::prelude::{RGBColor, BLACK, WHITE};
+
+    #[test]
+    fn labels_are_white_on_dark_cells_only() {
+        // Score 1 is the darkest blue (49, 54, 149): luminance 0.05.
+        assert_eq!(ink(score_color(1.0)), WHITE);
+        assert_eq!(ink(score_color(0.0)), WHITE);
+        // Score 0.5 is near-white, the "self" cells light grey.
+        assert_eq!(ink(score_color(0.5)), BLACK);
+        assert_eq!(ink(RGBColor(200, 200, 200)), BLACK);
+    }
 }
