@@ -121,6 +121,7 @@ pub fn write_report_from_csv(
         placed.push(target);
     }
     fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
+    remove_stale_charts(&dir.join(CHARTS), &placed)?;
     Ok(ReportFiles {
         summary: dir.join(SUMMARY_FILE),
         report: dir.join(REPORT_FILE),
@@ -129,6 +130,25 @@ pub fn write_report_from_csv(
             .filter(|p| p.starts_with(dir.join(CHARTS)))
             .collect(),
     })
+}
+
+/// Removes the charts that an earlier report of the directory drew and this
+/// one left out (a ratings chart or heatmap that now has nothing to show, a
+/// variant no longer played), so that no chart is left that the report does
+/// not link. Only the report's own chart names are touched.
+fn remove_stale_charts(charts: &Path, placed: &[PathBuf]) -> Result<(), ReportError> {
+    for stem in charts::all_stems() {
+        for ext in ["png", "svg"] {
+            let path = charts.join(format!("{stem}.{ext}"));
+            if !placed.contains(&path) && path.exists() {
+                fs::remove_file(&path).map_err(|source| ReportError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The experiment saved beside the games, if there is one.
