@@ -21,7 +21,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::stats::{Sprt, Tally};
-use crate::tournament::{Experiment, Schedule, SprtTracker, EXPERIMENT_FILE, GAMES_FILE};
+use crate::tournament::{
+    create_new, is_symlink, Experiment, Schedule, SprtTracker, EXPERIMENT_FILE, GAMES_FILE,
+};
 
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
@@ -100,10 +102,15 @@ pub fn write_report_from_csv(
         let path = path.to_path_buf();
         move |source| ReportError::Write { path, source }
     };
-    if staging.exists() {
+    // The staging folder is ours by name: whatever is there (a folder left by
+    // a killed report, or a planted link, which `remove_dir_all` removes
+    // without following) goes, and a fresh one is made with mkdir, which
+    // fails rather than follow a link planted in the meantime.
+    if staging.exists() || is_symlink(&staging) {
         fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
     }
-    fs::create_dir_all(staging.join(CHARTS)).map_err(write_error(&staging))?;
+    fs::create_dir(&staging).map_err(write_error(&staging))?;
+    fs::create_dir(staging.join(CHARTS)).map_err(write_error(&staging))?;
     let staged = stage(&staging, &summary, &tally);
     let relative = match staged {
         Ok(relative) => relative,
@@ -113,7 +120,13 @@ pub fn write_report_from_csv(
             return Err(err);
         }
     };
-    fs::create_dir_all(dir.join(CHARTS)).map_err(write_error(&dir.join(CHARTS)))?;
+    let charts = dir.join(CHARTS);
+    if is_symlink(&charts) {
+        // The charts would be moved into the link's target.
+        let _ = fs::remove_dir_all(&staging);
+        return Err(ReportError::Link { path: charts });
+    }
+    fs::create_dir_all(&charts).map_err(write_error(&charts))?;
     let mut placed = Vec::new();
     for rel in &relative {
         let target = dir.join(rel);
@@ -166,12 +179,14 @@ fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf
     Ok(relative)
 }
 
-/// Creates `path` and fills it with `write`, flushing before returning.
+/// Creates `path`, which must not exist (it is in the fresh staging folder:
+/// `O_EXCL`, so a link is never followed), and fills it with `write`,
+/// flushing before returning.
 fn write_file(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), ReportError> {
-    let result = File::create(path).and_then(|file| {
+    let result = create_new(path).and_then(|file| {
         let mut out = BufWriter::new(file);
         write(&mut out)?;
         out.flush()
