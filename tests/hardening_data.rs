@@ -138,3 +138,118 @@ fn issue9_item13_a_dangling_games_link_does_not_create_its_target() {
     assert!(stderr.contains("symbolic link"), "{stderr}");
     assert!(!target.exists(), "the link's target was created");
 }
+
+/// Runs `SMALL` (with `seed`) into `dir`, which must succeed.
+fn run_small(tmp: &Path, dir: &Path, seed: u64) {
+    let cfg = config(tmp, &SMALL.replace("seed = 11", &format!("seed = {seed}")));
+    let out = hoyito(&["run", s(&cfg), "--out", s(dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Resumes `SMALL` in `dir`, which must fail; returns the one-line error.
+fn resume_fails(tmp: &Path, dir: &Path) -> String {
+    let cfg = config(tmp, SMALL);
+    let out = hoyito(&["run", s(&cfg), "--out", s(dir)]);
+    assert!(!out.status.success(), "a damaged directory was resumed");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("restore the file, or pass --force"),
+        "{stderr}"
+    );
+    stderr
+}
+
+/// Rewrites line `line` (1-based) of `path` with `edit`.
+fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&mut Vec<String>)) {
+    let text = fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[line - 1].split(',').map(str::to_string).collect();
+    edit(&mut fields);
+    lines[line - 1] = fields.join(",");
+    fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn issue9_item8_a_flipped_winner_is_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read(&games).unwrap();
+    // The winner alone flipped: the captures contradict it.
+    edit_line(&games, 5, |f| {
+        f[9] = if f[9] == "S" { "N".into() } else { "S".into() }
+    });
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(err.contains("games.csv: line 5: column `winner`"), "{err}");
+    // Winner and captures swapped together agree, but the moves do not.
+    fs::write(&games, &pristine).unwrap();
+    edit_line(&games, 6, |f| {
+        f.swap(10, 11);
+        f[9] = match f[9].as_str() {
+            "S" => "N".into(),
+            "N" => "S".into(),
+            _ => "draw".into(),
+        };
+    });
+    if fs::read(&games).unwrap() != pristine {
+        let err = resume_fails(tmp.path(), &dir);
+        assert!(
+            err.contains("games.csv: line 6: column `") && err.contains("moves end with"),
+            "{err}"
+        );
+    }
+    fs::write(&games, &pristine).unwrap();
+    run_small(tmp.path(), &dir, 11);
+}
+
+#[test]
+fn issue9_item8_rows_of_a_run_with_another_seed_are_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, other) = (tmp.path().join("out"), tmp.path().join("other"));
+    run_small(tmp.path(), &dir, 11);
+    run_small(tmp.path(), &other, 12);
+    for name in ["games.csv", "moves.csv"] {
+        fs::copy(other.join(name), dir.join(name)).unwrap();
+    }
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 2: column `game_seed`") && err.contains("another seed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn issue9_item8_a_row_with_a_missing_field_or_bad_moves_is_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read(&games).unwrap();
+    edit_line(&games, 4, |f| {
+        f.remove(12);
+    });
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 4: 14 fields where the header has 15"),
+        "{err}"
+    );
+    fs::write(&games, &pristine).unwrap();
+    // A move of game 3 changed in moves.csv: its hash no longer matches.
+    let moves = dir.join("moves.csv");
+    let text = fs::read_to_string(&moves).unwrap();
+    let line = text.lines().nth(4).unwrap().to_string();
+    let (id, rest) = line.split_once(',').unwrap();
+    let changed = format!("{id},{}", rest.replacen(' ', " pass ", 1));
+    fs::write(&moves, text.replace(&line, &changed)).unwrap();
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 5: column `moves_hash`") && err.contains("moves.csv line 5"),
+        "{err}"
+    );
+}

@@ -8,7 +8,10 @@
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
 //! When moves are recorded, `moves.csv` is written beside it chunk by chunk;
 //! a kill may leave one file a few rows ahead of the other, so both are cut
-//! to the rows they have in common.
+//! to the rows they have in common. The rows kept are checked first against
+//! the experiment (every column its schedule fixes) and, with `moves.csv`,
+//! against their moves (see `resume_check`): a resumed run trusts nothing it
+//! did not write itself.
 
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
@@ -23,6 +26,7 @@ use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
 use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
+use resume_check::check_kept_rows;
 
 /// The game records.
 pub const GAMES_FILE: &str = "games.csv";
@@ -279,6 +283,7 @@ fn create_and_open(
     let done = moves
         .as_ref()
         .map_or(games.rows, |m| m.rows.min(games.rows));
+    check_kept_rows(dir, experiment, done, moves.is_some())?;
     games.cut_to(done)?;
     if let Some(moves) = moves.as_mut() {
         moves.cut_to(done)?;
@@ -465,5 +470,6 @@ impl Records {
     }
 }
 
+mod resume_check;
 #[cfg(test)]
 mod tests;
