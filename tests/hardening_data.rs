@@ -253,3 +253,104 @@ fn issue9_item8_a_row_with_a_missing_field_or_bad_moves_is_refused_on_resume() {
         "{err}"
     );
 }
+
+/// `hoyito report DIR`, which must fail; returns the one-line error.
+fn report_fails(dir: &Path) -> String {
+    let out = hoyito(&["report", s(dir)]);
+    assert!(!out.status.success(), "an impossible row was reported");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn issue9_item9_impossible_rows_are_refused_by_the_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read_to_string(&games).unwrap();
+    type Case = (usize, fn(&mut Vec<String>), &'static str);
+    let cases: [Case; 5] = [
+        (3, |f| f[3] = "99".into(), "line 3: column `holes`: 99"),
+        (3, |f| f[4] = "0".into(), "line 3: column `seeds`: 0"),
+        (
+            4,
+            |f| f[5] = "mcts".into(),
+            "line 4: column `south`: \"mcts\", but the experiment's game 2 has",
+        ),
+        (
+            5,
+            |f| f[9] = if f[9] == "S" { "N".into() } else { "S".into() },
+            "line 5: column `winner`",
+        ),
+        (2, |f| f[2] = "iii".into(), "line 2: column `variant`: iii"),
+    ];
+    for (line, edit, want) in cases {
+        fs::write(&games, &pristine).unwrap();
+        edit_line(&games, line, edit);
+        let err = report_fails(&dir);
+        assert!(err.contains(want), "{err}\nwanted: {want}");
+    }
+    // A deleted row, and a row replaced by a blank line.
+    let lines: Vec<&str> = pristine.lines().collect();
+    let deleted = [&lines[..5], &lines[6..]].concat().join("\n") + "\n";
+    fs::write(&games, deleted).unwrap();
+    let err = report_fails(&dir);
+    assert!(
+        err.contains("line 6: column `game_id`: game 5, but game 4 is missing"),
+        "{err}"
+    );
+    let blank = [&lines[..5], &[""], &lines[6..]].concat().join("\n") + "\n";
+    fs::write(&games, blank).unwrap();
+    let err = report_fails(&dir);
+    assert!(err.contains("game 5, but game 4 is missing"), "{err}");
+    fs::write(&games, &pristine).unwrap();
+    let out = hoyito(&["report", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn issue9_item9_a_run_interrupted_at_16_of_400_games_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let cfg = config(tmp.path(), &SMALL.replace("games = 4", "games = 100"));
+    let out = hoyito(&["run", s(&cfg), "--out", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"planned_games\": 400,\n  \"complete\": true"),
+        "{summary}"
+    );
+    let games = dir.join("games.csv");
+    let text = fs::read_to_string(&games).unwrap();
+    let kept: Vec<&str> = text.lines().take(17).collect();
+    fs::write(&games, kept.join("\n") + "\n").unwrap();
+    let out = hoyito(&["report", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"games\": 16,\n  \"planned_games\": 400,\n  \"complete\": false"),
+        "{summary}"
+    );
+    assert!(summary.contains("\"kind\": \"incomplete\""), "{summary}");
+    let report = fs::read_to_string(dir.join("report.md")).unwrap();
+    let top = report.lines().nth(2).unwrap();
+    assert!(
+        top.starts_with("**16 of 400 planned games: the run is incomplete**; resume it with"),
+        "{report}"
+    );
+    assert!(report.contains("- **The run is incomplete: 16 of 400 planned games.**"));
+}
