@@ -16,6 +16,7 @@ pub mod openings;
 mod perft;
 mod play;
 mod position;
+pub mod protocol;
 mod record;
 mod repetition;
 pub mod report;
