@@ -9,6 +9,7 @@
 mod agent;
 mod agents;
 mod diagram;
+mod forfeit;
 mod game;
 mod moves;
 mod notation;
@@ -33,9 +34,11 @@ pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
     AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
     RosterError, Score, SearchInfo, StallTracker, TablebaseAgent, TURN_SEARCH_LIMIT,
+    ExternalAgent, ExternalCommand,
 };
 pub use agents::{prepare_tables, shared_tables, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};
+pub use forfeit::{Forfeit, ForfeitReason};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
