@@ -32,9 +32,9 @@ pub mod tournament;
 pub use agent::{Agent, AgentRng};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
-    AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
-    RosterError, Score, SearchInfo, StallTracker, TablebaseAgent, TURN_SEARCH_LIMIT,
-    ExternalAgent, ExternalCommand,
+    AlphaBetaBudget, ExternalAgent, ExternalCommand, Greedy, Mcts, MctsParams, NamedAgent,
+    RandomAgent, RolloutPolicy, Roster, RosterError, Score, SearchInfo, StallTracker,
+    TablebaseAgent, TURN_SEARCH_LIMIT,
 };
 pub use agents::{prepare_tables, shared_tables, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};

@@ -170,7 +170,10 @@ impl ExternalAgent {
             let list: Vec<String> = legal.iter().map(Move::to_string).collect();
             return Err(Forfeit::new(
                 ForfeitReason::Illegal,
-                format!("move {mv} is not legal: the legal moves were {}", list.join(" ")),
+                format!(
+                    "move {mv} is not legal: the legal moves were {}",
+                    list.join(" ")
+                ),
             ));
         }
         // The agent chose this ply: it need not be told it.

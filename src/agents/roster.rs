@@ -90,12 +90,23 @@ enum Type {
     OneOf(&'static [&'static str]),
     /// An agent spec of its own, a table (checked when it is read).
     Agent,
+    /// A string.
+    Text,
+    /// A list of strings.
+    Strings,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
 type FieldSpec = (&'static str, Type, bool, &'static str);
 
-const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "tablebase"];
+const KINDS: &[&str] = &[
+    "random",
+    "greedy",
+    "alphabeta",
+    "mcts",
+    "tablebase",
+    "external",
+];
 
 /// The fields each kind accepts, besides `kind`.
 fn fields_of(kind: &str) -> &'static [FieldSpec] {
@@ -131,6 +142,17 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 "an agent table, e.g. { kind = \"alphabeta\", depth = 6 }",
             ),
         ],
+        "external" => &[
+            (
+                "command",
+                Type::Strings,
+                true,
+                "a list of the program and its arguments, e.g. [\"python3\", \"agents/examples/random.py\"]",
+            ),
+            ("working_dir", Type::Text, false, "a directory path"),
+            ("move_timeout_ms", Type::Count, false, "an integer at least 1"),
+            ("startup_timeout_ms", Type::Count, false, "an integer at least 1"),
+        ],
         _ => &[],
     }
 }
@@ -141,6 +163,10 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
         (Type::Agent, toml::Value::Table(_)) => true,
+        (Type::Text, toml::Value::String(_)) => true,
+        (Type::Strings, toml::Value::Array(items)) => items
+            .iter()
+            .all(|item| matches!(item, toml::Value::String(_))),
         _ => false,
     }
 }

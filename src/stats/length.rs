@@ -21,12 +21,15 @@ pub struct EndingCounts {
     pub repetition: u64,
     /// Too many plies without a capture.
     pub no_capture_limit: u64,
+    /// Lost by forfeit (`forfeit-crash`, `-timeout`, `-protocol`, `-illegal`);
+    /// who forfeited and why is counted by [`ForfeitCounts`].
+    pub forfeit: u64,
 }
 
 impl EndingCounts {
     /// Games counted.
     pub fn games(&self) -> u64 {
-        self.normal + self.repetition + self.no_capture_limit
+        self.normal + self.repetition + self.no_capture_limit + self.forfeit
     }
 
     /// Games settled by a stall rule: repetition or the no-capture limit.
@@ -45,6 +48,10 @@ impl EndingCounts {
             Ending::Normal => self.normal += 1,
             Ending::Repetition => self.repetition += 1,
             Ending::NoCaptureLimit => self.no_capture_limit += 1,
+            Ending::ForfeitCrash
+            | Ending::ForfeitTimeout
+            | Ending::ForfeitProtocol
+            | Ending::ForfeitIllegal => self.forfeit += 1,
         }
     }
 }
@@ -54,6 +61,7 @@ impl AddAssign for EndingCounts {
         self.normal += other.normal;
         self.repetition += other.repetition;
         self.no_capture_limit += other.no_capture_limit;
+        self.forfeit += other.forfeit;
     }
 }
 
