@@ -2,16 +2,19 @@
 //! maximum length in plies, and counts of normal endings, repetitions and
 //! no-capture-limit stops (the latter two show where play stalls).
 
+use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
 use serde::Serialize;
 
+use crate::forfeit::ForfeitReason;
 use crate::game::Ending;
+use crate::tournament::{GameRow, Winner};
 
 use super::tally::SettingTally;
 
 /// Games by how they ended, named as in `games.csv` (`normal`,
-/// `repetition`, `no-capture-limit`).
+/// `repetition`, `no-capture-limit`, and the four `forfeit-*` together).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct EndingCounts {
@@ -62,6 +65,69 @@ impl AddAssign for EndingCounts {
         self.repetition += other.repetition;
         self.no_capture_limit += other.no_capture_limit;
         self.forfeit += other.forfeit;
+    }
+}
+
+/// Forfeits per agent and reason: the agent at fault is the loser of a game
+/// with a `forfeit-*` ending.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ForfeitCounts {
+    by_agent: BTreeMap<String, [u64; 4]>,
+}
+
+/// One agent's forfeits, by reason, as `summary.json` writes them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AgentForfeits {
+    /// The roster name.
+    pub agent: String,
+    /// The process crashed, exited or could not start.
+    pub crash: u64,
+    /// No answer in time.
+    pub timeout: u64,
+    /// A line that is not the protocol.
+    pub protocol: u64,
+    /// A move that is not legal.
+    pub illegal: u64,
+}
+
+impl ForfeitCounts {
+    /// Counts `row` if it was lost by forfeit.
+    pub(crate) fn add(&mut self, row: &GameRow) {
+        let Some(reason) = row.ending.forfeit_reason() else {
+            return;
+        };
+        let agent = match row.winner {
+            Winner::S => &row.north,
+            Winner::N => &row.south,
+            // A forfeit always has a winner; a hand-edited row may not.
+            Winner::Draw => return,
+        };
+        let slot = ForfeitReason::ALL
+            .iter()
+            .position(|&r| r == reason)
+            .expect("ALL lists every reason");
+        self.by_agent.entry(agent.clone()).or_default()[slot] += 1;
+    }
+
+    /// Whether no game was forfeited.
+    pub fn is_empty(&self) -> bool {
+        self.by_agent.is_empty()
+    }
+
+    /// The agents that forfeited, by name, with their counts.
+    pub fn agents(&self) -> Vec<AgentForfeits> {
+        self.by_agent
+            .iter()
+            .map(
+                |(agent, &[crash, timeout, protocol, illegal])| AgentForfeits {
+                    agent: agent.clone(),
+                    crash,
+                    timeout,
+                    protocol,
+                    illegal,
+                },
+            )
+            .collect()
     }
 }
 

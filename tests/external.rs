@@ -1,0 +1,275 @@
+//! Agents in other processes (issue 10): the Python examples play whole games
+//! reproducibly, every broken agent under `tests/agents/` forfeits with the right
+//! reason while every other game stays intact, and no agent process outlives
+//! the harness, not even a `kill -9`.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hoyito::protocol::{AgentMessage, HarnessMessage};
+use hoyito::tournament::{GameRow, Winner};
+use hoyito::{Ending, Side};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
+
+fn hoyito(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+/// A roster entry for `script`, with `mark` as an extra argument so that the
+/// test can find its processes in /proc.
+fn external(name: &str, script: &str, mark: &str, extra: &str) -> String {
+    format!(
+        "[roster.{name}]\nkind = \"external\"\ncommand = [\"python3\", \"{script}\", \"{mark}\"]\n{extra}\n"
+    )
+}
+
+fn experiment(games: u32, agents: &[&str], format: &str, roster: &str) -> String {
+    let list: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
+    format!(
+        "name = \"external-test\"\nseed = 5\ngames = {games}\nthreads = 1\n\
+         [rules]\nvariants = [\"ii\"]\nholes = [6]\n[openings]\nrandom_plies = 2\n\
+         [tournament]\n{format}\nagents = [{}]\n[roster.random]\nkind = \"random\"\n\
+         [roster.greedy]\nkind = \"greedy\"\n{roster}",
+        list.join(", ")
+    )
+}
+
+fn rows(dir: &Path) -> Vec<GameRow> {
+    csv::Reader::from_path(dir.join("games.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The processes whose command line holds `mark` (zombies excluded).
+fn processes_with(mark: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).contains(mark) && !stat.contains(") Z") {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn mark(test: &str) -> String {
+    format!("hoyito-test-{test}-{}", std::process::id())
+}
+
+fn run(dir: &Path, config: &str, threads: &str) -> Output {
+    let file = dir.join("experiment.toml");
+    fs::write(&file, config).unwrap();
+    let out = dir.join(format!("run-{threads}"));
+    hoyito(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        threads,
+    ])
+}
+
+#[test]
+fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
+    let mark = mark("broken");
+    let broken = [
+        ("crash", "tests/agents/crash.py", "", Ending::ForfeitCrash),
+        (
+            "silent",
+            "tests/agents/silent.py",
+            "move_timeout_ms = 300",
+            Ending::ForfeitTimeout,
+        ),
+        (
+            "garbage",
+            "tests/agents/garbage.py",
+            "",
+            Ending::ForfeitProtocol,
+        ),
+        (
+            "illegal",
+            "tests/agents/illegal.py",
+            "",
+            Ending::ForfeitIllegal,
+        ),
+        (
+            "dead",
+            "tests/agents/dead_at_start.py",
+            "",
+            Ending::ForfeitCrash,
+        ),
+        ("flood", "tests/agents/flood.py", "", Ending::Normal),
+    ];
+    let mut roster = String::new();
+    let mut agents = vec!["greedy"];
+    for (name, script, extra, _) in broken {
+        roster.push_str(&external(name, script, &mark, extra));
+        agents.push(name);
+    }
+    let config = experiment(
+        4,
+        &agents,
+        "format = \"gauntlet\"\nchampion = \"greedy\"",
+        &roster,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &config, "2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let run_dir = dir.path().join("run-2");
+    let rows = rows(&run_dir);
+    assert_eq!(rows.len(), 4 * 6, "every game is played");
+    for row in &rows {
+        let (name, side) = if row.south == "greedy" {
+            (row.north.as_str(), Side::North)
+        } else {
+            (row.south.as_str(), Side::South)
+        };
+        let expected = broken.iter().find(|b| b.0 == name).unwrap().3;
+        assert_eq!(row.ending, expected, "{name}: {row:?}");
+        if expected != Ending::Normal {
+            // The seat at fault loses, whatever the captures.
+            let winner = match side {
+                Side::South => Winner::N,
+                Side::North => Winner::S,
+            };
+            assert_eq!(row.winner, winner, "{name}: {row:?}");
+        } else {
+            assert!(row.plies > 2, "{row:?}");
+        }
+    }
+    // Standard error goes to the logs, not the terminal.
+    let flood = fs::metadata(run_dir.join("agents/flood.stderr.log")).unwrap();
+    assert!(flood.len() > 100_000, "{}", flood.len());
+    let dead = fs::read_to_string(run_dir.join("agents/dead.stderr.log")).unwrap();
+    assert!(dead.contains("dead_at_start: giving up"), "{dead}");
+    assert!(!stderr.contains("xxxxxxxx") && !stderr.contains("giving up"));
+    // The report counts the forfeits per agent and reason.
+    let report = fs::read_to_string(run_dir.join("report.md")).unwrap();
+    assert!(report.contains("| silent | 0 | 4 | 0 | 0 |"), "{report}");
+    assert!(
+        processes_with(&mark).is_empty(),
+        "{:?}",
+        processes_with(&mark)
+    );
+}
+
+#[test]
+fn python_examples_play_whole_games_identically_on_any_thread_count() {
+    let mark = mark("examples");
+    let mut roster = external("py-random", "agents/examples/random.py", &mark, "");
+    roster.push_str(&external(
+        "py-greedy",
+        "agents/examples/greedy.py",
+        &mark,
+        "",
+    ));
+    let config = experiment(
+        6,
+        &["random", "greedy", "py-random", "py-greedy"],
+        "format = \"round-robin\"",
+        &roster,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for threads in ["1", "2"] {
+        let out = run(dir.path(), &config, threads);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let one = fs::read(dir.path().join("run-1/games.csv")).unwrap();
+    let two = fs::read(dir.path().join("run-2/games.csv")).unwrap();
+    assert_eq!(one, two, "1 and 2 threads differ");
+    let rows = rows(&dir.path().join("run-1"));
+    assert_eq!(rows.len(), 6 * 6);
+    for row in &rows {
+        assert!(row.ending.forfeit_reason().is_none(), "{row:?}");
+        assert!(row.plies > 10, "{row:?}");
+    }
+    assert!(processes_with(&mark).is_empty());
+}
+
+#[test]
+fn agents_die_with_a_killed_harness() {
+    let mark = mark("kill9");
+    let roster = external(
+        "silent",
+        "tests/agents/silent.py",
+        &mark,
+        "move_timeout_ms = 60000",
+    );
+    let config = experiment(
+        2,
+        &["random", "silent"],
+        "format = \"round-robin\"",
+        &roster,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("experiment.toml");
+    fs::write(&file, config).unwrap();
+    let out = dir.path().join("run");
+    let mut child = Command::new(BIN)
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while processes_with(&mark).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the agent never started"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: no destructor runs in the harness.
+    child.wait().unwrap();
+    let start = Instant::now();
+    while !processes_with(&mark).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "agent processes outlived the harness: {:?}",
+            processes_with(&mark)
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn protocol_lines_round_trip() {
+    for line in [
+        "hoyito 1",
+        "newgame iii 3 2 N seed=99 no_capture_limit=200 repetitions=3 leftover=none last_four=capturer",
+        "go 2,2,0/0,3,1 S 0-4 legal 1 2",
+        "go 0,0,0/1,0,2 S 5-4 legal pass nodes=500 time_ms=20",
+        "moved pass",
+        "gameover S 10-2 forfeit-illegal",
+        "quit",
+    ] {
+        let msg: HarnessMessage = line.parse().unwrap();
+        assert_eq!(msg.to_string(), line);
+    }
+    for line in ["ready anything goes here", "move 7", "move pass"] {
+        let msg: AgentMessage = line.parse().unwrap();
+        assert_eq!(msg.to_string(), line);
+    }
+    assert!("move seven".parse::<AgentMessage>().is_err());
+}
