@@ -154,6 +154,8 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     assert!(flood.len() > 100_000, "{}", flood.len());
     let dead = fs::read_to_string(run_dir.join("agents/dead.stderr.log")).unwrap();
     assert!(dead.contains("dead_at_start: giving up"), "{dead}");
+    let garbage = fs::read_to_string(run_dir.join("agents/garbage.stderr.log")).unwrap();
+    assert!(garbage.contains("hoyito: forfeit (protocol)"), "{garbage}");
     assert!(!stderr.contains("xxxxxxxx") && !stderr.contains("giving up"));
     // The report counts the forfeits per agent and reason.
     let report = fs::read_to_string(run_dir.join("report.md")).unwrap();

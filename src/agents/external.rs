@@ -11,6 +11,8 @@
 //! again for the next game. One process serves many games (`newgame` between
 //! them); the harness keeps it in the lineup's pool between games.
 
+use std::fs::File;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -114,10 +116,19 @@ impl ExternalAgent {
         sent.map_err(|e| self.fail(forfeit_of(e)))
     }
 
-    /// Kills the process after a failure and hands the forfeit on.
+    /// Kills the process after a failure, says why in the agent's stderr
+    /// log, and hands the forfeit on.
     fn fail(&mut self, forfeit: Forfeit) -> Forfeit {
         self.process = None;
         self.announced = false;
+        if let Some(log) = &self.stderr_log {
+            // The log is for a person: failing to write it changes nothing.
+            let _ = File::options()
+                .create(true)
+                .append(true)
+                .open(log)
+                .and_then(|mut file| writeln!(file, "hoyito: {forfeit}"));
+        }
         forfeit
     }
 
