@@ -11,7 +11,11 @@ use std::time::{Duration, Instant};
 
 use hoyito::protocol::{AgentMessage, HarnessMessage};
 use hoyito::tournament::{GameRow, Winner};
-use hoyito::{Ending, Side};
+use hoyito::{
+    turn_gain, Agent, Ending, ExternalAgent, ExternalCommand, Game, Move, Rules, Side, Variant,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 
@@ -274,4 +278,68 @@ fn protocol_lines_round_trip() {
         assert_eq!(msg.to_string(), line);
     }
     assert!("move seven".parse::<AgentMessage>().is_err());
+}
+
+/// The gain the built-in greedy agent gives `mv`: its capture plus, after an
+/// extra move, the best of the rest of the turn.
+fn gain(game: &Game, mv: Move) -> u32 {
+    let pos = game.position();
+    let me = pos.side_to_move();
+    let mut gain = None;
+    pos.for_each_child(game.rules(), |m, child, effect| {
+        if m == mv {
+            let own = u32::from(child.captures()[me] - pos.captures()[me]);
+            let rest = if effect.extra_move {
+                turn_gain(&child, game.rules())
+            } else {
+                0
+            };
+            gain = Some(own + rest);
+        }
+    });
+    gain.expect("a legal move")
+}
+
+/// py-greedy's simulator agrees with the engine: in every position of random
+/// games of every variant, the move it picks has the built-in greedy's best gain.
+#[test]
+fn py_greedy_picks_a_move_of_the_best_gain_in_every_variant() {
+    let mut agent = ExternalAgent::new(
+        ExternalCommand {
+            command: vec!["python3".into(), "agents/examples/greedy.py".into()],
+            working_dir: None,
+            move_timeout_ms: 10_000,
+            startup_timeout_ms: 10_000,
+        },
+        None,
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut checked = 0;
+    for variant in [Variant::I, Variant::Ii, Variant::Iii] {
+        for holes in [4, 6] {
+            let rules = Rules::new(variant).with_board(holes, 4).unwrap();
+            for _ in 0..8 {
+                let mut game = Game::new(rules);
+                agent.new_game(&rules);
+                while !game.is_over() {
+                    if game.position().side_to_move() == Side::North {
+                        game.play_random(&mut rng);
+                        continue;
+                    }
+                    let best = game.legal_moves().iter().map(|&m| gain(&game, m)).max();
+                    let mv = agent.try_choose(&game, &mut rng).expect("py-greedy plays");
+                    assert_eq!(
+                        Some(gain(&game, mv)),
+                        best,
+                        "{variant} {}: {mv}",
+                        game.position()
+                    );
+                    game.play(mv).unwrap();
+                    checked += 1;
+                }
+                agent.game_over(&game);
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
 }

@@ -311,6 +311,35 @@ mod tests {
         }
     }
 
+    #[test]
+    fn external_files_are_read_and_checked() {
+        let file = Path::new("py.toml");
+        let ok = "kind = \"external\"\ncommand = [\"python3\", \"a.py\"]\nworking_dir = \"x\"\n\
+                  move_timeout_ms = 5\nstartup_timeout_ms = 6";
+        let spec = parse_agent(file, ok).unwrap();
+        let written = toml::to_string(&spec).unwrap();
+        assert_eq!(written.lines().count(), fields_of("external").len() + 1);
+        for (text, expected) in [
+            (
+                "command = \"python3 a.py\"",
+                "`command` is \"python3 a.py\"",
+            ),
+            ("command = [\"python3\", 3]", "`command` is"),
+            ("command = []", "`command` is out of range"),
+            (
+                "command = [\"a\"]\nmove_timeout_ms = 0",
+                "`move_timeout_ms` is out of range",
+            ),
+            ("command = [\"a\"]\nshell = true", "`shell` is unknown"),
+            ("working_dir = \"x\"", "`command` is missing"),
+        ] {
+            let err = parse_agent(file, &format!("kind = \"external\"\n{text}"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+    }
+
     /// Regression: the field check once knew only the first four kinds and
     /// refused every tablebase file.
     #[test]

@@ -419,6 +419,36 @@ mod tests {
     }
 
     #[test]
+    fn external_specs_read_with_defaults_and_are_checked() {
+        let spec = read("kind = \"external\"\ncommand = [\"python3\", \"a.py\"]").unwrap();
+        assert_eq!(
+            spec,
+            AgentSpec::External {
+                command: vec!["python3".into(), "a.py".into()],
+                working_dir: None,
+                move_timeout_ms: 10_000,
+                startup_timeout_ms: 10_000,
+            }
+        );
+        assert_eq!(
+            spec.to_string(),
+            "external command=\"python3 a.py\" move_timeout_ms=10000"
+        );
+        assert!(spec.validate().is_ok() && spec.reproducible());
+        assert!(spec.external(None).is_some() && AgentSpec::Greedy.external(None).is_none());
+        let back = read(&toml::to_string(&spec).unwrap()).unwrap();
+        assert_eq!(spec, back);
+        let empty = read("kind = \"external\"\ncommand = []").unwrap();
+        assert!(empty.validate().unwrap_err().starts_with("command = []"));
+        let zero = read("kind = \"external\"\ncommand = [\"x\"]\nmove_timeout_ms = 0").unwrap();
+        assert!(zero
+            .validate()
+            .unwrap_err()
+            .starts_with("move_timeout_ms = 0"));
+        assert!(read("kind = \"external\"").is_err());
+    }
+
+    #[test]
     fn specs_round_trip() {
         for text in [
             "kind = \"greedy\"",
