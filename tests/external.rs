@@ -164,17 +164,21 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     // The report counts the forfeits per agent and reason.
     let report = fs::read_to_string(run_dir.join("report.md")).unwrap();
     assert!(report.contains("| silent | 0 | 4 | 0 | 0 |"), "{report}");
-    assert!(
-        processes_with(&mark).is_empty(),
-        "{:?}",
-        processes_with(&mark)
-    );
+    assert_all_gone(&mark);
 }
 
 #[test]
 fn python_examples_play_whole_games_identically_on_any_thread_count() {
     let mark = mark("examples");
-    let mut roster = external("py-random", "agents/examples/random.py", &mark, "");
+    let dir = tempfile::tempdir().unwrap();
+    // py-random runs under tee.py, which logs the exchange: one handshake per
+    // worker thread shows that one process plays all of a thread's games.
+    let exchange = dir.path().join("exchange.log");
+    let mut roster = format!(
+        "[roster.py-random]\nkind = \"external\"\ncommand = [\"python3\", \
+         \"agents/examples/tee.py\", \"{}\", \"python3\", \"agents/examples/random.py\", \"{mark}\"]\n",
+        exchange.display()
+    );
     roster.push_str(&external(
         "py-greedy",
         "agents/examples/greedy.py",
@@ -187,7 +191,7 @@ fn python_examples_play_whole_games_identically_on_any_thread_count() {
         "format = \"round-robin\"",
         &roster,
     );
-    let dir = tempfile::tempdir().unwrap();
+    let mut handshakes = Vec::new();
     for threads in ["1", "2"] {
         let out = run(dir.path(), &config, threads);
         assert!(
@@ -195,7 +199,12 @@ fn python_examples_play_whole_games_identically_on_any_thread_count() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        let log = fs::read_to_string(&exchange).unwrap_or_default();
+        handshakes.push(log.lines().filter(|l| *l == "> hoyito 1").count());
+        fs::remove_file(&exchange).unwrap();
     }
+    assert_eq!(handshakes[0], 1, "one thread, one process");
+    assert!((1..=2).contains(&handshakes[1]), "{handshakes:?}");
     let one = fs::read(dir.path().join("run-1/games.csv")).unwrap();
     let two = fs::read(dir.path().join("run-2/games.csv")).unwrap();
     assert_eq!(one, two, "1 and 2 threads differ");
@@ -205,16 +214,16 @@ fn python_examples_play_whole_games_identically_on_any_thread_count() {
         assert!(row.ending.forfeit_reason().is_none(), "{row:?}");
         assert!(row.plies > 10, "{row:?}");
     }
-    assert!(processes_with(&mark).is_empty());
+    assert_all_gone(&mark);
 }
 
-#[test]
-fn agents_die_with_a_killed_harness() {
-    let mark = mark("kill9");
+/// Starts a run whose `silent` agent never answers, waits for the agent, and
+/// hands back the harness.
+fn run_with_a_silent_agent(dir: &Path, mark: &str) -> std::process::Child {
     let roster = external(
         "silent",
         "tests/agents/silent.py",
-        &mark,
+        mark,
         "move_timeout_ms = 60000",
     );
     let config = experiment(
@@ -223,11 +232,10 @@ fn agents_die_with_a_killed_harness() {
         "format = \"round-robin\"",
         &roster,
     );
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("experiment.toml");
+    let file = dir.join("experiment.toml");
     fs::write(&file, config).unwrap();
-    let out = dir.path().join("run");
-    let mut child = Command::new(BIN)
+    let out = dir.join("run");
+    let child = Command::new(BIN)
         .args([
             "run",
             file.to_str().unwrap(),
@@ -239,24 +247,54 @@ fn agents_die_with_a_killed_harness() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while processes_with(&mark).is_empty() {
+    while processes_with(mark).is_empty() {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "the agent never started"
         );
         thread::sleep(Duration::from_millis(20));
     }
-    child.kill().unwrap(); // SIGKILL: no destructor runs in the harness.
-    child.wait().unwrap();
+    child
+}
+
+/// Waits up to 5 s for every process with `mark` to go: an agent killed with
+/// the harness is reaped a moment later.
+fn assert_all_gone(mark: &str) {
     let start = Instant::now();
-    while !processes_with(&mark).is_empty() {
+    while !processes_with(mark).is_empty() {
         assert!(
             start.elapsed() < Duration::from_secs(5),
             "agent processes outlived the harness: {:?}",
-            processes_with(&mark)
+            processes_with(mark)
         );
         thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn agents_die_with_an_interrupted_harness() {
+    let mark = mark("ctrl-c");
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run_with_a_silent_agent(dir.path(), &mark);
+    // Ctrl-C twice: the second exits at once, with games in hand.
+    for _ in 0..2 {
+        // SAFETY: sends SIGINT to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        thread::sleep(Duration::from_millis(100));
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_all_gone(&mark);
+}
+
+#[test]
+fn agents_die_with_a_killed_harness() {
+    let mark = mark("kill9");
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run_with_a_silent_agent(dir.path(), &mark);
+    child.kill().unwrap(); // SIGKILL: no destructor runs in the harness.
+    child.wait().unwrap();
+    assert_all_gone(&mark);
 }
 
 #[test]

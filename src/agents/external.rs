@@ -76,8 +76,11 @@ impl ExternalAgent {
         self.ready_name.as_deref()
     }
 
-    /// Whether a process is running.
-    pub fn is_running(&self) -> bool {
+    /// Whether a process is running (one that exited is dropped).
+    pub fn is_running(&mut self) -> bool {
+        if !self.process.as_mut().is_some_and(AgentProcess::is_alive) {
+            self.process = None;
+        }
         self.process.is_some()
     }
 

@@ -169,6 +169,11 @@ impl AgentProcess {
         }
     }
 
+    /// Whether the process has not exited.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// The process id.
     pub fn id(&self) -> u32 {
         self.child.id()

@@ -7,16 +7,17 @@
 //! move, `Game::play_random`, which is what makes random-against-random games
 //! cheap enough to be the harness's speed benchmark.
 //!
-//! External agents are processes, too costly to start for every game: the
-//! lineup keeps a pool of idle ones per agent. A game takes one (or starts
-//! one), and gives it back when it ends, so each worker thread reuses one
-//! process per agent across its games (`newgame` between them); a process
-//! that failed is dropped (killed) and the next game starts a fresh one. The
-//! pool is dropped, and its processes killed, with the lineup.
+//! External agents are processes, too costly to start for every game: each
+//! thread keeps its idle ones in a thread-local pool keyed by roster name (and
+//! spec and log file). A game takes one (or starts one) and gives it back when
+//! it ends, so each worker thread reuses one process per agent across its
+//! games (`newgame` between them); a process that failed is dropped (killed)
+//! and the next game starts a fresh one. The pool is per thread, not per
+//! lineup, because a child started with `PR_SET_PDEATHSIG` dies with the
+//! thread that started it: the pool ends with its thread, which sends `quit`.
 
-use std::fmt;
+use std::cell::RefCell;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::{AgentSpec, ExternalAgent};
@@ -30,25 +31,28 @@ use crate::rules::Rules;
 pub struct Lineup {
     agents: Vec<(String, AgentSpec)>,
     log_dir: Option<PathBuf>,
-    pool: Pool,
 }
 
-/// Idle external agents, per agent index.
-#[derive(Clone, Default)]
-struct Pool(Arc<Mutex<Vec<Vec<ExternalAgent>>>>);
+/// What an idle external agent in the pool is for: the same name, spec and
+/// stderr log, or a fresh process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolKey {
+    name: String,
+    spec: AgentSpec,
+    log: Option<PathBuf>,
+}
 
-impl fmt::Debug for Pool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Pool")
-    }
+thread_local! {
+    /// This thread's idle external agents.
+    static IDLE: RefCell<Vec<(PoolKey, ExternalAgent)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// One player in one seat, for one game.
 pub enum Seat {
     /// The random agent: `Game::play_random` (uniform over the legal moves).
     Random,
-    /// An agent in another process: agent `index` of the lineup.
-    External(usize, ExternalAgent),
+    /// An agent in another process, and its place in the pool.
+    External(Box<PoolKey>, ExternalAgent),
     /// Any other agent.
     Agent(Box<dyn Agent>),
 }
@@ -64,13 +68,9 @@ pub enum SeatError {
 impl Lineup {
     /// The lineup of named specs (from [`super::Experiment::agent_specs`]).
     pub fn new(agents: Vec<(String, AgentSpec)>) -> Lineup {
-        let pool = Pool(Arc::new(Mutex::new(
-            agents.iter().map(|_| Vec::new()).collect(),
-        )));
         Lineup {
             agents,
             log_dir: None,
-            pool,
         }
     }
 
@@ -118,29 +118,37 @@ impl Lineup {
         match spec {
             AgentSpec::Random => Seat::Random,
             AgentSpec::External { .. } => {
-                let idle = self.pool.0.lock().ok().and_then(|mut p| p[index].pop());
-                let agent = idle.unwrap_or_else(|| {
-                    let log = self
+                let key = PoolKey {
+                    name: name.clone(),
+                    spec: spec.clone(),
+                    log: self
                         .log_dir
                         .as_ref()
-                        .map(|dir| dir.join(format!("{name}.stderr.log")));
-                    spec.external(log)
-                        .expect("an external spec builds an external agent")
+                        .map(|dir| dir.join(format!("{name}.stderr.log"))),
+                };
+                let idle = IDLE.with(|idle| {
+                    let mut idle = idle.borrow_mut();
+                    let found = idle.iter().position(|(k, _)| *k == key)?;
+                    Some(idle.swap_remove(found).1)
                 });
-                Seat::External(index, agent)
+                let agent = idle
+                    .and_then(|mut agent| agent.is_running().then_some(agent))
+                    .unwrap_or_else(|| {
+                        spec.external(key.log.clone())
+                            .expect("an external spec builds an external agent")
+                    });
+                Seat::External(Box::new(key), agent)
             }
             spec => Seat::Agent(spec.build()),
         }
     }
 
     /// Takes back a player after its game: a running external process waits
-    /// in the pool for the next game; anything else is dropped.
+    /// in this thread's pool for the next game; anything else is dropped.
     pub fn release(&self, seat: Seat) {
-        if let Seat::External(index, agent) = seat {
+        if let Seat::External(key, mut agent) = seat {
             if agent.is_running() {
-                if let Ok(mut pool) = self.pool.0.lock() {
-                    pool[index].push(agent);
-                }
+                IDLE.with(|idle| idle.borrow_mut().push((*key, agent)));
             }
         }
     }
