@@ -68,3 +68,48 @@ impl Forfeit {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Ending, Game};
+    use crate::moves::Move;
+    use crate::rules::{Rules, Variant};
+    use crate::side::{BySide, Side};
+
+    /// The side to move forfeits: the other side wins even when behind, the
+    /// captures stand, and each reason has its own ending, read and written
+    /// as in `games.csv`.
+    #[test]
+    fn a_forfeit_ends_the_game_for_the_other_side() {
+        let rules = Rules::new(Variant::Iii).with_board(2, 3).unwrap();
+        // 3,3/3,3: South's hole 2 sows its 3 seeds into North's holes 1 and 2
+        // and South's hole 1, the last making four: South captures those 4
+        // (III: no chain) and moves again, 4-0 up.
+        let mut game = Game::new(rules);
+        game.play(Move::Sow(1)).unwrap();
+        let captures = game.position().captures();
+        assert_eq!(captures, BySide { south: 4, north: 0 });
+        assert_eq!(game.position().side_to_move(), Side::South);
+        for reason in ForfeitReason::ALL {
+            let mut lost = game.clone();
+            lost.forfeit(reason);
+            let outcome = lost.outcome().unwrap();
+            assert_eq!(outcome.winner, Some(Side::North));
+            assert_eq!(outcome.scores, captures);
+            assert_eq!(outcome.plies, 1);
+            assert_eq!(outcome.ending, Ending::forfeit(reason));
+            assert_eq!(outcome.ending.forfeit_reason(), Some(reason));
+            let name = format!("forfeit-{reason}");
+            assert_eq!(outcome.ending.name(), name);
+            let json = serde_json::to_string(&outcome.ending).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<Ending>(&json).unwrap(),
+                outcome.ending
+            );
+            assert!(lost.legal_moves().is_empty());
+        }
+        assert_eq!(Ending::Normal.forfeit_reason(), None);
+    }
+}

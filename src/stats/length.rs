@@ -25,7 +25,9 @@ pub struct EndingCounts {
     /// Too many plies without a capture.
     pub no_capture_limit: u64,
     /// Lost by forfeit (`forfeit-crash`, `-timeout`, `-protocol`, `-illegal`);
-    /// who forfeited and why is counted by [`ForfeitCounts`].
+    /// who forfeited and why is counted by [`ForfeitCounts`]. Left out of
+    /// `summary.json` when 0, as in every run without external agents.
+    #[serde(skip_serializing_if = "is_zero")]
     pub forfeit: u64,
 }
 
@@ -66,6 +68,10 @@ impl AddAssign for EndingCounts {
         self.no_capture_limit += other.no_capture_limit;
         self.forfeit += other.forfeit;
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Forfeits per agent and reason: the agent at fault is the loser of a game
@@ -192,5 +198,65 @@ pub fn length_stats(games: &SettingTally<'_>) -> LengthStats {
         p90: nth(rank - 1),
         max,
         endings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::empty_row;
+
+    fn row(south: &str, north: &str, winner: Winner, ending: Ending) -> GameRow {
+        let mut row = empty_row();
+        row.south = south.into();
+        row.north = north.into();
+        row.winner = winner;
+        row.ending = ending;
+        row
+    }
+
+    /// The loser of a forfeit is at fault, in either seat; other games and a
+    /// (hand-made) drawn forfeit count for nobody.
+    #[test]
+    fn forfeits_are_counted_for_the_loser_by_reason() {
+        let mut counts = ForfeitCounts::default();
+        let mut endings = EndingCounts::default();
+        for r in [
+            row("py", "random", Winner::N, Ending::ForfeitTimeout),
+            row("random", "py", Winner::S, Ending::ForfeitTimeout),
+            row("random", "py", Winner::S, Ending::ForfeitIllegal),
+            row("greedy", "py", Winner::N, Ending::ForfeitCrash),
+            row("py", "random", Winner::S, Ending::Normal),
+            row("py", "random", Winner::Draw, Ending::ForfeitProtocol),
+        ] {
+            counts.add(&r);
+            endings.add(r.ending);
+        }
+        assert_eq!(
+            counts.agents(),
+            vec![
+                AgentForfeits {
+                    agent: "greedy".into(),
+                    crash: 1,
+                    timeout: 0,
+                    protocol: 0,
+                    illegal: 0
+                },
+                AgentForfeits {
+                    agent: "py".into(),
+                    crash: 0,
+                    timeout: 2,
+                    protocol: 0,
+                    illegal: 1
+                },
+            ]
+        );
+        assert_eq!(
+            (endings.forfeit, endings.normal, endings.games()),
+            (5, 1, 6)
+        );
+        assert_eq!(endings.stalled(), 0);
+        let json = serde_json::to_string(&EndingCounts::default()).unwrap();
+        assert!(!json.contains("forfeit"), "{json}");
     }
 }
