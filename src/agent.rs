@@ -6,6 +6,9 @@
 //! a game is reproducible from its seed. The harness builds a fresh agent for each
 //! game from an [`crate::AgentSpec`], which is why agents may keep state (a
 //! transposition table) between the moves of one game but never between games.
+//! The one exception is an agent in another process (`ExternalAgent`), reused
+//! across games for speed and told of each new game; its moves can fail, so the
+//! harness asks [`Agent::try_choose`], and a failure is a forfeit.
 
 use crate::forfeit::Forfeit;
 use crate::game::Game;

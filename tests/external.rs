@@ -114,6 +114,12 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
             Ending::ForfeitCrash,
         ),
         ("flood", "tests/agents/flood.py", "", Ending::Normal),
+        (
+            "mute",
+            "tests/agents/mute.py",
+            "startup_timeout_ms = 300",
+            Ending::ForfeitTimeout,
+        ),
     ];
     let mut roster = String::new();
     let mut agents = vec!["greedy"];
@@ -133,7 +139,7 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     assert!(out.status.success(), "{stderr}");
     let run_dir = dir.path().join("run-2");
     let rows = rows(&run_dir);
-    assert_eq!(rows.len(), 4 * 6, "every game is played");
+    assert_eq!(rows.len(), 4 * broken.len(), "every game is played");
     for row in &rows {
         let (name, side) = if row.south == "greedy" {
             (row.north.as_str(), Side::North)
