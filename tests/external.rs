@@ -167,6 +167,23 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     let garbage = fs::read_to_string(run_dir.join("agents/garbage.stderr.log")).unwrap();
     assert!(garbage.contains("hoyito: forfeit (protocol)"), "{garbage}");
     assert!(!stderr.contains("xxxxxxxx") && !stderr.contains("giving up"));
+    // A forfeited game replays from its record to the same row.
+    let garbage_game = rows
+        .iter()
+        .find(|r| r.ending == Ending::ForfeitProtocol)
+        .unwrap();
+    let id = garbage_game.game_id.to_string();
+    let replay = hoyito(&["replay", run_dir.to_str().unwrap(), &id]);
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(
+        text.contains("ended: forfeit-protocol") && text.contains("matches the row"),
+        "{text}"
+    );
     // The report counts the forfeits per agent and reason.
     let report = fs::read_to_string(run_dir.join("report.md")).unwrap();
     assert!(report.contains("| silent | 0 | 4 | 0 | 0 |"), "{report}");

@@ -68,7 +68,8 @@ fn write_forfeits(out: &mut impl Write, forfeits: &[AgentForfeits]) -> io::Resul
         out,
         "Games lost by forfeit (ending `forfeit-crash`, `-timeout`, `-protocol`, \
          `-illegal` in `games.csv`; the agent at fault loses, captures stand as they were; \
-         its standard error is in `agents/NAME.stderr.log`).\n"
+         its standard error is in `agents/NAME.stderr.log`). Forfeited games count in \
+         the scores below but in none of the ending columns.\n"
     )?;
     writeln!(out, "| agent | crash | timeout | protocol | illegal |")?;
     writeln!(out, "|---|---|---|---|---|")?;
