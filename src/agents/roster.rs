@@ -90,12 +90,23 @@ enum Type {
     OneOf(&'static [&'static str]),
     /// An agent spec of its own, a table (checked when it is read).
     Agent,
+    /// A string.
+    Text,
+    /// A list of strings.
+    Strings,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
 type FieldSpec = (&'static str, Type, bool, &'static str);
 
-const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "tablebase"];
+const KINDS: &[&str] = &[
+    "random",
+    "greedy",
+    "alphabeta",
+    "mcts",
+    "tablebase",
+    "external",
+];
 
 /// The fields each kind accepts, besides `kind`.
 fn fields_of(kind: &str) -> &'static [FieldSpec] {
@@ -131,6 +142,17 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 "an agent table, e.g. { kind = \"alphabeta\", depth = 6 }",
             ),
         ],
+        "external" => &[
+            (
+                "command",
+                Type::Strings,
+                true,
+                "a list of the program and its arguments, e.g. [\"python3\", \"agents/examples/random.py\"]",
+            ),
+            ("working_dir", Type::Text, false, "a directory path"),
+            ("move_timeout_ms", Type::Count, false, "an integer at least 1"),
+            ("startup_timeout_ms", Type::Count, false, "an integer at least 1"),
+        ],
         _ => &[],
     }
 }
@@ -141,6 +163,10 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
         (Type::Agent, toml::Value::Table(_)) => true,
+        (Type::Text, toml::Value::String(_)) => true,
+        (Type::Strings, toml::Value::Array(items)) => items
+            .iter()
+            .all(|item| matches!(item, toml::Value::String(_))),
         _ => false,
     }
 }
@@ -282,6 +308,35 @@ mod tests {
                     assert!(e.message().contains(f.0), "{kind}: {e}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn external_files_are_read_and_checked() {
+        let file = Path::new("py.toml");
+        let ok = "kind = \"external\"\ncommand = [\"python3\", \"a.py\"]\nworking_dir = \"x\"\n\
+                  move_timeout_ms = 5\nstartup_timeout_ms = 6";
+        let spec = parse_agent(file, ok).unwrap();
+        let written = toml::to_string(&spec).unwrap();
+        assert_eq!(written.lines().count(), fields_of("external").len() + 1);
+        for (text, expected) in [
+            (
+                "command = \"python3 a.py\"",
+                "`command` is \"python3 a.py\"",
+            ),
+            ("command = [\"python3\", 3]", "`command` is"),
+            ("command = []", "`command` is out of range"),
+            (
+                "command = [\"a\"]\nmove_timeout_ms = 0",
+                "`move_timeout_ms` is out of range",
+            ),
+            ("command = [\"a\"]\nshell = true", "`shell` is unknown"),
+            ("working_dir = \"x\"", "`command` is missing"),
+        ] {
+            let err = parse_agent(file, &format!("kind = \"external\"\n{text}"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(expected), "{text}: {err}");
         }
     }
 

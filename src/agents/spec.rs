@@ -6,11 +6,13 @@
 //! ranges that types cannot express.
 
 use std::fmt;
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
+use crate::agents::external::{ExternalAgent, ExternalCommand};
 use crate::agents::greedy::Greedy;
 use crate::agents::mcts::{Mcts, MctsParams};
 use crate::agents::random::RandomAgent;
@@ -88,6 +90,26 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fallback: Option<Box<AgentSpec>>,
     },
+    /// [`ExternalAgent`]: a program in any language, spoken to over the
+    /// protocol of agents/PROTOCOL.md.
+    External {
+        /// The program and its arguments, run without a shell (required, not
+        /// empty); a relative program path is taken from `working_dir`.
+        command: Vec<String>,
+        /// The directory it runs in (default: the harness's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        working_dir: Option<PathBuf>,
+        /// The longest wait for a move in milliseconds, at least 1 (default 10000).
+        #[serde(default = "default_timeout_ms")]
+        move_timeout_ms: u64,
+        /// The longest wait for `ready` after `hoyito 1`, at least 1 (default 10000).
+        #[serde(default = "default_timeout_ms")]
+        startup_timeout_ms: u64,
+    },
+}
+
+fn default_timeout_ms() -> u64 {
+    10_000
 }
 
 /// The deepest table-scored search a tablebase agent may run outside the tables.
@@ -114,6 +136,7 @@ impl AgentSpec {
             AgentSpec::Alphabeta { .. } => "alphabeta",
             AgentSpec::Mcts { .. } => "mcts",
             AgentSpec::Tablebase { .. } => "tablebase",
+            AgentSpec::External { .. } => "external",
         }
     }
 
@@ -122,6 +145,26 @@ impl AgentSpec {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::External {
+                command,
+                move_timeout_ms,
+                startup_timeout_ms,
+                ..
+            } => {
+                if command.first().map_or(true, |p| p.is_empty()) {
+                    Err(
+                        "command = [] is out of range: allowed a list of the program and its \
+                         arguments, e.g. [\"python3\", \"agents/examples/random.py\"]"
+                            .into(),
+                    )
+                } else if *move_timeout_ms == 0 {
+                    Err("move_timeout_ms = 0 is out of range: allowed at least 1".into())
+                } else if *startup_timeout_ms == 0 {
+                    Err("startup_timeout_ms = 0 is out of range: allowed at least 1".into())
+                } else {
+                    Ok(())
+                }
+            }
             &AgentSpec::Alphabeta {
                 depth,
                 nodes,
@@ -206,10 +249,37 @@ impl AgentSpec {
         }
     }
 
+    /// The external agent of an `external` spec, its standard error appended
+    /// to `stderr_log` (discarded when `None`); `None` for any other kind.
+    pub fn external(&self, stderr_log: Option<PathBuf>) -> Option<ExternalAgent> {
+        match self {
+            AgentSpec::External {
+                command,
+                working_dir,
+                move_timeout_ms,
+                startup_timeout_ms,
+            } => Some(ExternalAgent::new(
+                ExternalCommand {
+                    command: command.clone(),
+                    working_dir: working_dir.clone(),
+                    move_timeout_ms: (*move_timeout_ms).max(1),
+                    startup_timeout_ms: (*startup_timeout_ms).max(1),
+                },
+                stderr_log,
+            )),
+            _ => None,
+        }
+    }
+
     /// A fresh agent. The spec should have passed [`AgentSpec::validate`]; out of
-    /// range values are clamped to the nearest allowed one.
+    /// range values are clamped to the nearest allowed one. An external agent
+    /// built here discards its standard error.
     pub fn build(&self) -> Box<dyn Agent> {
+        if let Some(external) = self.external(None) {
+            return Box::new(external);
+        }
         match *self {
+            AgentSpec::External { .. } => unreachable!("built above"),
             AgentSpec::Tablebase {
                 max_seeds,
                 depth,
@@ -303,6 +373,15 @@ impl fmt::Display for AgentSpec {
                     None => write!(f, " depth={depth}"),
                 }
             }
+            AgentSpec::External {
+                ref command,
+                move_timeout_ms,
+                ..
+            } => write!(
+                f,
+                " command=\"{}\" move_timeout_ms={move_timeout_ms}",
+                command.join(" ")
+            ),
         }
     }
 }
@@ -337,6 +416,36 @@ mod tests {
             .unwrap()
             .validate();
         assert!(err.unwrap_err().contains("exploration"));
+    }
+
+    #[test]
+    fn external_specs_read_with_defaults_and_are_checked() {
+        let spec = read("kind = \"external\"\ncommand = [\"python3\", \"a.py\"]").unwrap();
+        assert_eq!(
+            spec,
+            AgentSpec::External {
+                command: vec!["python3".into(), "a.py".into()],
+                working_dir: None,
+                move_timeout_ms: 10_000,
+                startup_timeout_ms: 10_000,
+            }
+        );
+        assert_eq!(
+            spec.to_string(),
+            "external command=\"python3 a.py\" move_timeout_ms=10000"
+        );
+        assert!(spec.validate().is_ok() && spec.reproducible());
+        assert!(spec.external(None).is_some() && AgentSpec::Greedy.external(None).is_none());
+        let back = read(&toml::to_string(&spec).unwrap()).unwrap();
+        assert_eq!(spec, back);
+        let empty = read("kind = \"external\"\ncommand = []").unwrap();
+        assert!(empty.validate().unwrap_err().starts_with("command = []"));
+        let zero = read("kind = \"external\"\ncommand = [\"x\"]\nmove_timeout_ms = 0").unwrap();
+        assert!(zero
+            .validate()
+            .unwrap_err()
+            .starts_with("move_timeout_ms = 0"));
+        assert!(read("kind = \"external\"").is_err());
     }
 
     #[test]

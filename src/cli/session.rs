@@ -121,7 +121,7 @@ pub fn execute(session: Session) -> Result<()> {
         force,
         report_every,
     } = session;
-    let lineup = Lineup::new(experiment.agent_specs());
+    let lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
     // Tablebase agents build their tables now, so that one that cannot fails
     // to start with its reason, before the results directory is touched.
     for &variant in &experiment.rules.variants {

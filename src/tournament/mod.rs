@@ -25,7 +25,7 @@ pub use config::{
     DEFAULT_CONFIG, DEFAULT_CONFIG_NAME,
 };
 pub use game_row::{GameRow, Winner};
-pub use lineup::{Lineup, Seat};
+pub use lineup::{Lineup, Seat, SeatError};
 pub use moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
 };
