@@ -15,7 +15,7 @@ use hoyito::{check_board, Roster, Variant};
 #[derive(Debug, Args)]
 pub struct BookArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
     /// Holes per row.
     #[arg(long)]
@@ -38,8 +38,8 @@ pub struct BookArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The roster directory.
-    #[arg(long, default_value = "agents")]
+    /// The roster: one TOML file per agent.
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
     /// Directory of table files (from `hoyito solve --out`): positions whose
     /// layer it holds are evaluated exactly.

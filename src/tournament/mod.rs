@@ -18,8 +18,8 @@ mod sprt_watch;
 mod timings;
 
 pub use config::{
-    ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig, TournamentConfig,
-    DEFAULT_CONFIG, DEFAULT_CONFIG_NAME,
+    check_regular_file, ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig,
+    TomlPlace, TournamentConfig, DEFAULT_CONFIG, DEFAULT_CONFIG_NAME, MAX_THREADS, MAX_TOTAL_GAMES,
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat};
