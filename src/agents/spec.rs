@@ -191,6 +191,29 @@ impl AgentSpec {
         }
     }
 
+    /// The most memory, in bytes, that one instance of the agent holds while
+    /// it plays on a board of `holes` holes per row, for the run's memory
+    /// check (shared endgame tables are checked when they are built):
+    /// - alpha-beta: its transposition table, a fixed 2^18 slots whatever the
+    ///   depth (4 MiB);
+    /// - MCTS: its tree, rebuilt for every move: each iteration expands at
+    ///   most one leaf into at most `holes` children, so at most
+    ///   `1 + iterations x holes` nodes, times the size of a node;
+    /// - tablebase: its fallback's.
+    pub fn memory_per_instance(&self, holes: u8) -> u64 {
+        match self {
+            AgentSpec::Random | AgentSpec::Greedy => 0,
+            AgentSpec::Alphabeta { .. } => crate::agents::alphabeta::TT_BYTES as u64,
+            &AgentSpec::Mcts { iterations, .. } => {
+                let nodes = 1 + u64::from(iterations) * u64::from(holes.max(1));
+                nodes.saturating_mul(crate::agents::mcts::NODE_BYTES as u64)
+            }
+            AgentSpec::Tablebase { fallback, .. } => fallback
+                .as_ref()
+                .map_or(0, |agent| agent.memory_per_instance(holes)),
+        }
+    }
+
     /// Whether the agent plays the same moves from the same seed on any machine:
     /// false only for a wall-clock budget.
     pub fn reproducible(&self) -> bool {

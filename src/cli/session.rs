@@ -149,6 +149,8 @@ pub fn execute(session: Session) -> Result<()> {
         .transpose()?;
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
+    // Threads, memory and disk, before the directory is touched.
+    hoyito::tournament::check_resources(&experiment, &out, total)?;
     let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
     let first = run_dir.done;
     if let Some(games) = run_dir.extended_from {

@@ -9,6 +9,7 @@ mod moves_file;
 mod moves_hash;
 mod pgn;
 mod play;
+mod resources;
 mod row_search;
 mod run_dir;
 mod runner;
@@ -31,6 +32,7 @@ pub use moves_hash::{
 };
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
+pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
 pub use row_search::find_row_line;
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
