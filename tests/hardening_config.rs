@@ -99,7 +99,7 @@ fn issue9_item2_counts_that_wrap_are_refused() {
     let case = Case::new(BASE);
     let line = one_line(&case.refused(&["--games", "18446744073709551615"])).to_string();
     assert!(
-        line.contains("more than 18446744073709551615") && line.contains("give at most"),
+        line.contains("make 18446744073709551616 games") && line.contains("give at most"),
         "{line}"
     );
     // 2 variants x 2 boards x 1 pairing: 4 x 2^62 wrapped the schedule to 0.

@@ -162,14 +162,14 @@ impl Experiment {
         } else {
             1
         };
-        let per_game = (settings as u64).saturating_mul(pairings as u64);
-        let rounded = self.games.saturating_add(1) / 2 * 2;
-        let total = rounded.checked_mul(per_game);
-        if total.is_some_and(|t| t <= MAX_TOTAL_GAMES) {
+        // In 128 bits: `games` rounded up to pairs times the pairings and
+        // settings cannot wrap there, so the message says the real total.
+        let per_game = settings as u128 * pairings as u128;
+        let total = u128::from(self.games).div_ceil(2) * 2 * per_game;
+        if total <= u128::from(MAX_TOTAL_GAMES) {
             return;
         }
-        let largest = MAX_TOTAL_GAMES / per_game / 2 * 2;
-        let total = total.map_or_else(|| format!("more than {}", u64::MAX), |t| t.to_string());
+        let largest = u128::from(MAX_TOTAL_GAMES) / per_game / 2 * 2;
         problems.add(
             "games",
             format!(
