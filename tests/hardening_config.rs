@@ -289,3 +289,47 @@ fn issue9_item20_every_invalid_key_is_reported_at_once() {
         );
     }
 }
+
+#[test]
+fn issue9_item5_a_fifo_as_a_table_file_is_refused_not_read() {
+    use hoyito::solver::table::{load, TableKey};
+    use hoyito::{LastFour, Leftover, Variant};
+    let dir = tempfile::tempdir().unwrap();
+    let key = TableKey {
+        variant: Variant::Ii,
+        holes: 2,
+        seeds: 4,
+        last_four: LastFour::Capturer,
+        leftover: Leftover::None,
+    };
+    let fifo = dir.path().join(key.file_name());
+    mkfifo(&fifo);
+    let err = load(&fifo, key).unwrap_err();
+    let chain = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+    assert!(chain.contains("not a regular file"), "{chain}");
+}
+
+#[test]
+fn issue9_item2_book_counts_are_bounded() {
+    let output = hoyito(&[
+        "book",
+        "--variant",
+        "ii",
+        "--holes",
+        "6",
+        "--plies",
+        "8",
+        "--count",
+        "18446744073709551615",
+        "--agent",
+        "greedy",
+        "--max-eval",
+        "2",
+        "--out",
+        "x.book",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(one_line(&err).contains("--count"), "{err}");
+    assert!(!Path::new("x.book").exists());
+}

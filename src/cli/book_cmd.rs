@@ -11,6 +11,10 @@ use clap::Args;
 use hoyito::openings::{generate_book, BookRequest};
 use hoyito::{check_board, Roster, Variant};
 
+/// The most positions a book may hold: sampling tries up to 100 times as many
+/// positions (`SAMPLES_PER_ENTRY`), which must stay a count that fits.
+const MAX_COUNT: u32 = 10_000_000;
+
 /// Arguments of `hoyito book`.
 #[derive(Debug, Args)]
 pub struct BookArgs {
@@ -26,9 +30,9 @@ pub struct BookArgs {
     /// Uniformly random plies from the start position.
     #[arg(long)]
     plies: u32,
-    /// Positions to write (all distinct).
-    #[arg(long)]
-    count: usize,
+    /// Positions to write (all distinct), 1 to 10000000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_COUNT as i64))]
+    count: u32,
     /// The roster agent whose search evaluates the positions (an alphabeta agent).
     #[arg(long)]
     agent: String,
@@ -80,7 +84,7 @@ pub fn book(args: BookArgs) -> Result<()> {
         holes: args.holes as u8,
         seeds: args.seeds as u8,
         plies: args.plies,
-        count: args.count,
+        count: args.count as usize,
         agent: args.agent.clone(),
         spec,
         max_eval: args.max_eval,
