@@ -251,3 +251,44 @@ fn issue9_item20_omitted_rules_take_the_documented_defaults() {
     assert_eq!(e.openings.random_plies, 8);
     assert!(e.sprt.is_none() && e.roster.is_empty() && !e.tournament.self_play);
 }
+
+/// The annotated example of configs/README.md, which documents every key and
+/// its default, is a valid experiment.
+#[test]
+fn issue9_item20_the_documented_example_is_valid() {
+    let readme = include_str!("../../../configs/README.md");
+    let section = &readme[readme.find("## Every key").unwrap()..];
+    let start = section.find("```toml\n").unwrap() + "```toml\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let e = Experiment::parse(text, "configs/README.md").unwrap();
+    assert_eq!(e.rules.holes, vec![6]);
+    assert!(e.sprt.is_some() && e.roster.contains_key("my-mcts"));
+    for key in [
+        "name",
+        "seed",
+        "games",
+        "threads",
+        "variants",
+        "holes",
+        "seeds",
+        "no_capture_limit",
+        "repetitions",
+        "leftover",
+        "random_plies",
+        "book",
+        "books",
+        "moves",
+        "elo0",
+        "elo1",
+        "alpha",
+        "beta",
+        "model",
+        "format",
+        "agents",
+        "champion",
+        "self_play",
+        "[roster.",
+    ] {
+        assert!(text.contains(key), "{key} is not documented");
+    }
+}
