@@ -333,3 +333,22 @@ fn issue9_item2_book_counts_are_bounded() {
     assert!(one_line(&err).contains("--count"), "{err}");
     assert!(!Path::new("x.book").exists());
 }
+
+#[test]
+fn issue9_item16_a_search_without_a_budget_is_announced() {
+    // The warning is printed when the run starts; the library says it.
+    let config = format!("{BASE}[roster.deep]\nkind = \"alphabeta\"\ndepth = 64\n")
+        .replace(r#"["random", "greedy"]"#, r#"["random", "deep"]"#);
+    let case = Case::new(&config);
+    let mut experiment = hoyito::tournament::Experiment::load(&case.config()).unwrap();
+    experiment
+        .resolve_agents("c.toml", || hoyito::Roster::load(Path::new(AGENTS)))
+        .unwrap();
+    let warnings = hoyito::tournament::check_resources(&experiment, &case.out(), 2).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("agent deep searches to depth 64"),
+        "{warnings:?}"
+    );
+    assert!(!case.out().exists());
+}

@@ -150,7 +150,9 @@ pub fn execute(session: Session) -> Result<()> {
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
     // Threads, memory and disk, before the directory is touched.
-    hoyito::tournament::check_resources(&experiment, &out, total)?;
+    for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
+        eprintln!("warning: {file}: {warning}");
+    }
     let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
     let first = run_dir.done;
     if let Some(games) = run_dir.extended_from {

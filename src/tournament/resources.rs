@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::agents::AgentSpec;
 use crate::solver::memory::{memory_budget, MemorySource};
 
 use super::{Experiment, GAMES_FILE};
@@ -87,22 +88,50 @@ pub fn worker_threads(threads: usize) -> usize {
     }
 }
 
+/// The deepest alpha-beta search without a `nodes` or `time_ms` budget that
+/// starts without a warning: the roster's `alphabeta-d16` takes about a third
+/// of a second a move on 2x6, and every further ply multiplies that.
+pub const DEEPEST_UNBUDGETED_SEARCH: u32 = 16;
+
 /// Checks that `experiment`, with `total` games planned in all, can run into
 /// `out`: its worker threads start, its agents fit in memory, and its records
 /// fit on the disk (the bytes already in `out`'s `games.csv` and `moves.csv`
-/// count as written). Call after [`Experiment::resolve_agents`].
+/// count as written). Call after [`Experiment::resolve_agents`]. Returns
+/// warnings about what can run but may not finish in reasonable time.
 pub fn check_resources(
     experiment: &Experiment,
     out: &Path,
     total: u64,
-) -> Result<(), ResourceError> {
+) -> Result<Vec<String>, ResourceError> {
     let threads = worker_threads(experiment.threads);
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|cause| ResourceError::Threads { threads, cause })?;
     check_memory(experiment, threads)?;
-    check_disk(experiment, out, total)
+    check_disk(experiment, out, total)?;
+    Ok(slow_agents(experiment))
+}
+
+/// A warning for each alpha-beta agent that searches deeper than
+/// [`DEEPEST_UNBUDGETED_SEARCH`] with no node or time budget.
+fn slow_agents(experiment: &Experiment) -> Vec<String> {
+    experiment
+        .agent_specs()
+        .into_iter()
+        .filter_map(|(name, spec)| match spec {
+            AgentSpec::Alphabeta {
+                depth: Some(depth),
+                nodes: None,
+                time_ms: None,
+            } if depth > DEEPEST_UNBUDGETED_SEARCH => Some(format!(
+                "agent {name} searches to depth {depth} with no `nodes` or `time_ms` budget: \
+                 depth {DEEPEST_UNBUDGETED_SEARCH} takes about a third of a second a move on \
+                 2x6 and each further ply multiplies that, so its moves may take hours"
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The two agents of one game together must fit, once per thread.
