@@ -347,14 +347,18 @@ impl TournamentConfig {
 }
 
 /// Refuses anything but a regular file (after symbolic links): reading a
-/// FIFO blocks until someone writes to it, and a device may never end.
+/// FIFO blocks until someone writes to it, and a device may never end. A
+/// directory gets the system's own error (`Is a directory`).
 pub fn check_regular_file(path: &Path) -> std::io::Result<()> {
-    if std::fs::metadata(path)?.file_type().is_file() {
+    let kind = std::fs::metadata(path)?.file_type();
+    if kind.is_file() {
         Ok(())
+    } else if kind.is_dir() {
+        Err(std::io::Error::from_raw_os_error(libc::EISDIR))
     } else {
         Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            "not a regular file (a directory, FIFO or device cannot be read)",
+            "not a regular file (a FIFO or device cannot be read)",
         ))
     }
 }

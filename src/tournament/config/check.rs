@@ -111,7 +111,12 @@ impl Experiment {
             let result = self.check_sprt(config, &invalid);
             problems.note(result);
         }
-        for (name, spec) in &self.roster {
+        // A name that is not usable was named above, and would break the line.
+        for (name, spec) in self
+            .roster
+            .iter()
+            .filter(|(n, _)| Roster::check_name(n).is_ok())
+        {
             if let Err(message) = spec.validate() {
                 problems.add(&format!("roster.{name}"), message);
             }
