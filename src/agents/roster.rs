@@ -50,12 +50,12 @@ pub enum RosterError {
         /// Why.
         source: std::io::Error,
     },
-    /// The file is not TOML.
-    #[error("agent file {file} is not valid TOML: {message}")]
+    /// The file is not TOML, or not an agent table.
+    #[error("agent file {file}: {message}")]
     Syntax {
         /// The file.
         file: PathBuf,
-        /// The parser's message.
+        /// The parser's message, after `line L, column C: ` where known.
         message: String,
     },
     /// A field is missing, unknown, ill-typed or out of range.
@@ -325,6 +325,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Regression (issue 9, item 18): TOML errors of agent files ran to
+    /// several lines.
+    #[test]
+    fn issue9_item18_a_toml_error_is_one_line_with_its_place() {
+        let err = parse_agent(Path::new("a.toml"), "kind = \"mcts\"\niterations = = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("agent file a.toml: line 2, column 14: "),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
     }
 
     /// Regression (issue 9, item 10): names with a newline, empty or blank

@@ -27,6 +27,12 @@ impl TomlPlace {
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
             .join(" ");
+        // The parser has no words for some errors (`key = ` at the end).
+        let message = if message.is_empty() {
+            "malformed TOML: a value is missing or unreadable here".to_string()
+        } else {
+            message
+        };
         let Some(span) = err.span() else {
             return TomlPlace {
                 line: 0,
@@ -91,5 +97,11 @@ mod tests {
         let place = TomlPlace::of(text, &err).to_string();
         assert!(!place.contains('\n'), "{place}");
         assert!(place.starts_with("line 2, column 8: "), "{place}");
+        let text = "kind = ";
+        let err = toml::from_str::<toml::Table>(text).unwrap_err();
+        assert_eq!(
+            TomlPlace::of(text, &err).to_string(),
+            "line 1, column 8: malformed TOML: a value is missing or unreadable here"
+        );
     }
 }
