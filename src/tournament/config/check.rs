@@ -259,13 +259,17 @@ impl RulesConfig {
         if let Some(&(largest, _)) = too_many.iter().max() {
             let totals: Vec<String> = too_many
                 .iter()
-                .map(|(holes, total)| format!("{total} on 2x{holes}"))
+                .enumerate()
+                .map(|(i, (holes, total))| match i {
+                    0 => format!("{total} seeds on 2x{holes}"),
+                    _ => format!("{total} on 2x{holes}"),
+                })
                 .collect();
             problems.add(
                 "rules.seeds",
                 format!(
-                    "{} seeds per hole make {} seeds in all; at most 255 are supported, so at \
-                     most {} seeds per hole on the boards given",
+                    "{} seeds per hole put {}; at most 255 seeds in all are supported, so \
+                     at most {} seeds per hole on the boards given",
                     self.seeds,
                     totals.join(", "),
                     max_seeds_per_hole(largest)

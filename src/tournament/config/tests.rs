@@ -159,10 +159,10 @@ fn issue9_item18_too_many_seeds_names_rules_seeds_and_the_limit() {
     let text = SMALL.replace("holes = [6]", "holes = [6, 12]\nseeds = 40");
     let err = error_of(&text);
     assert!(err.contains("`rules.seeds`"), "{err}");
-    assert!(err.contains("480 on 2x6, 960 on 2x12"), "{err}");
+    assert!(err.contains("put 480 seeds on 2x6, 960 on 2x12;"), "{err}");
     assert!(err.contains("at most 10 seeds per hole"), "{err}");
     let err = error_of(&SMALL.replace("holes = [6]", "holes = [6]\nseeds = 4294967295"));
-    assert!(err.contains("51539607540 on 2x6"), "{err}");
+    assert!(err.contains("51539607540 seeds on 2x6"), "{err}");
 }
 
 /// Regression (issue 9, item 4): no stall rule at all was accepted.
