@@ -225,7 +225,7 @@ fn issue9_item16_runs_that_cannot_fit_are_refused_with_the_estimate() {
         .replace(r#"["random", "greedy"]"#, r#"["random"]"#);
     let line = one_line(&Case::new(&config).refused(&[])).to_string();
     assert!(
-        line.contains("would write about") && line.contains("is free there"),
+        line.contains("would write about") && line.contains("is free on its file system"),
         "{line}"
     );
     // MCTS of ten million iterations on 1024 threads: terabytes of trees.

@@ -39,15 +39,15 @@ pub enum ResourceError {
     },
     /// The records would not fit on the disk.
     #[error(
-        "{games} games would write about {} to {} (games.csv and moves.csv, at least), but \
-         only {} is free there: play fewer games{}",
+        "{games} games would write about {} into {} (games.csv and moves.csv, at least), but \
+         only {} is free on its file system: play fewer games{}",
         human(*estimate),
         dir.display(),
         human(*free),
         if *moves { ", or set `[record] moves = false`" } else { "" }
     )]
     Disk {
-        /// The results directory (or its nearest existing parent).
+        /// The results directory.
         dir: PathBuf,
         /// Games left to play.
         games: u64,
@@ -208,15 +208,14 @@ fn check_disk(experiment: &Experiment, out: &Path, total: u64) -> Result<(), Res
     let estimate = u64::try_from(estimate)
         .unwrap_or(u64::MAX)
         .saturating_sub(written);
-    let dir = existing_ancestor(out);
-    let Some(free) = free_bytes(&dir) else {
+    let Some(free) = free_bytes(&existing_ancestor(out)) else {
         return Ok(());
     };
     if estimate <= free {
         return Ok(());
     }
     Err(ResourceError::Disk {
-        dir,
+        dir: out.to_path_buf(),
         games: total,
         estimate,
         free,
