@@ -15,6 +15,9 @@ pub struct TomlPlace {
     pub column: usize,
     /// The parser's message, its lines joined.
     pub message: String,
+    /// The line the error is on, trimmed and shortened (the parser's
+    /// messages about values do not name their key; the line does).
+    pub source: String,
 }
 
 impl TomlPlace {
@@ -38,16 +41,26 @@ impl TomlPlace {
                 line: 0,
                 column: 0,
                 message,
+                source: String::new(),
             };
         };
         let (line, column) = line_column(text, span.start);
+        let source = text.lines().nth(line - 1).unwrap_or_default().trim();
+        let mut source: String = source.chars().take(SOURCE_CHARS).collect();
+        if source.chars().count() == SOURCE_CHARS {
+            source.push_str("...");
+        }
         TomlPlace {
             line,
             column,
             message,
+            source,
         }
     }
 }
+
+/// The most characters of the offending line that a message quotes.
+const SOURCE_CHARS: usize = 60;
 
 /// Line and column (both from 1, the column in characters) of byte `at`.
 fn line_column(text: &str, at: usize) -> (usize, usize) {
@@ -70,7 +83,11 @@ impl fmt::Display for TomlPlace {
                 f,
                 "line {}, column {}: {}",
                 self.line, self.column, self.message
-            )
+            )?;
+            if !self.source.is_empty() {
+                write!(f, " (in `{}`)", self.source)?;
+            }
+            Ok(())
         }
     }
 }
@@ -101,7 +118,13 @@ mod tests {
         let err = toml::from_str::<toml::Table>(text).unwrap_err();
         assert_eq!(
             TomlPlace::of(text, &err).to_string(),
-            "line 1, column 8: malformed TOML: a value is missing or unreadable here"
+            "line 1, column 8: malformed TOML: a value is missing or unreadable here \
+             (in `kind =`)"
         );
+        // A value of the wrong type: the quoted line names the key.
+        let text = "[record]\nmoves = 1\n";
+        let err = toml::from_str::<crate::tournament::Experiment>(text).unwrap_err();
+        let place = TomlPlace::of(text, &err).to_string();
+        assert!(place.ends_with("(in `moves = 1`)"), "{place}");
     }
 }
