@@ -234,6 +234,31 @@ impl AgentSpec {
         }
     }
 
+    /// The most memory, in bytes, that one instance of the agent holds while
+    /// it plays on a board of `holes` holes per row, for the run's memory
+    /// check (shared endgame tables are checked when they are built):
+    /// - alpha-beta: its transposition table, a fixed 2^18 slots whatever the
+    ///   depth (4 MiB);
+    /// - MCTS: its tree, rebuilt for every move: each iteration expands at
+    ///   most one leaf into at most `holes` children, so at most
+    ///   `1 + iterations x holes` nodes, times the size of a node;
+    /// - tablebase: its fallback's;
+    /// - external: nothing in this process (the agent's own process is its
+    ///   own business).
+    pub fn memory_per_instance(&self, holes: u8) -> u64 {
+        match self {
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::External { .. } => 0,
+            AgentSpec::Alphabeta { .. } => crate::agents::alphabeta::TT_BYTES as u64,
+            &AgentSpec::Mcts { iterations, .. } => {
+                let nodes = 1 + u64::from(iterations) * u64::from(holes.max(1));
+                nodes.saturating_mul(crate::agents::mcts::NODE_BYTES as u64)
+            }
+            AgentSpec::Tablebase { fallback, .. } => fallback
+                .as_ref()
+                .map_or(0, |agent| agent.memory_per_instance(holes)),
+        }
+    }
+
     /// Whether the agent plays the same moves from the same seed on any machine:
     /// false only for a wall-clock budget.
     pub fn reproducible(&self) -> bool {
@@ -389,6 +414,41 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The memory estimate of issue 9, item 16, against a measurement: MCTS
+    /// of 300000 iterations on 2x6 peaked at 100 MB resident (`hoyito run`,
+    /// one thread, random vs that agent, /usr/bin/time -v).
+    #[test]
+    fn memory_estimates_follow_the_agents_structures() {
+        let mcts = |iterations| AgentSpec::Mcts {
+            iterations,
+            exploration: 1.4,
+            rollout: RolloutPolicy::Random,
+            rollout_cap: 1000,
+        };
+        let measured = 100 << 20;
+        let estimate = mcts(300_000).memory_per_instance(6);
+        assert!(
+            estimate > measured / 2 && estimate < measured * 2,
+            "{estimate}"
+        );
+        assert_eq!(AgentSpec::Greedy.memory_per_instance(6), 0);
+        let alphabeta = AgentSpec::Alphabeta {
+            depth: Some(64),
+            nodes: None,
+            time_ms: None,
+        };
+        assert_eq!(alphabeta.memory_per_instance(16), 4 << 20);
+        let tablebase = AgentSpec::Tablebase {
+            max_seeds: 8,
+            depth: 4,
+            fallback: Some(Box::new(mcts(10))),
+        };
+        assert_eq!(
+            tablebase.memory_per_instance(6),
+            mcts(10).memory_per_instance(6)
+        );
+    }
 
     fn read(text: &str) -> Result<AgentSpec, String> {
         toml::from_str(text).map_err(|e| e.to_string())

@@ -28,7 +28,7 @@ pub struct ReplayArgs {
     /// The game's id (first column of games.csv).
     game_id: u64,
     /// The roster, for agents that the saved experiment does not describe.
-    #[arg(long, default_value = "agents")]
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
 }
 

@@ -149,6 +149,10 @@ pub fn execute(session: Session) -> Result<()> {
         .transpose()?;
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
+    // Threads, memory and disk, before the directory is touched.
+    for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
+        eprintln!("warning: {file}: {warning}");
+    }
     let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
     let first = run_dir.done;
     if let Some(games) = run_dir.extended_from {
