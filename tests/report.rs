@@ -906,9 +906,6 @@ fn a_broken_experiment_file_is_a_clear_error() {
 /// not reproduce the ladder that `hoyito run` reported in the experiment's
 /// order.
 #[test]
-#[ignore = "reports/ladder predates the round-major schedule (a88bb9f): its rows are not \
-            the games of its experiment, which the report now refuses; regenerate it with \
-            `hoyito run configs/ladder.toml --out reports/ladder --force`, then remove this"]
 fn report_command_reproduces_the_committed_ladder() {
     let dir = tempfile::tempdir().expect("temp dir");
     for file in ["games.csv", "experiment.toml"] {
