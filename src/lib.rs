@@ -10,6 +10,7 @@ mod agent;
 mod agents;
 mod diagram;
 mod game;
+pub mod human;
 mod moves;
 mod notation;
 pub mod openings;
