@@ -70,7 +70,7 @@ pub struct SessionReport {
 #[derive(Debug, Error)]
 pub enum SessionError {
     /// The input cannot be read or the output written.
-    #[error("cannot talk to the player: {0}")]
+    #[error("cannot talk to the player")]
     Io(#[from] io::Error),
     /// The agent chose an illegal move: a bug in that agent.
     #[error(transparent)]
