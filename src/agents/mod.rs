@@ -5,6 +5,7 @@
 mod alphabeta;
 mod evaluation;
 mod greedy;
+mod human;
 mod mcts;
 mod random;
 mod roster;
@@ -16,6 +17,7 @@ pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
 };
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
+pub use human::{check_human_input, HumanAgent, HumanSeatError};
 pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};

@@ -12,7 +12,7 @@ use crate::tournament::Experiment;
 /// tables is its own or a deterministic fallback's.
 pub fn deterministic(spec: &AgentSpec) -> bool {
     match spec {
-        AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Mcts { .. } => false,
+        AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Mcts { .. } | AgentSpec::Human => false,
         AgentSpec::Alphabeta { .. } => true,
         AgentSpec::Tablebase { fallback, .. } => fallback.as_deref().map_or(true, deterministic),
     }
