@@ -15,6 +15,14 @@ use super::summary::SettingSummary;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Caveat {
+    /// The run stopped before its planned games (and not by its SPRT): every
+    /// figure is of the games played so far.
+    Incomplete {
+        /// Games in the file.
+        games: u64,
+        /// Games the experiment plans.
+        planned: u64,
+    },
     /// More than a quarter of a setting's games were settled by a stall rule
     /// (repetition or the no-capture limit).
     StallRules {
@@ -196,6 +204,10 @@ impl Caveat {
     /// The caveat as one sentence of the report.
     pub fn text(&self) -> String {
         match self {
+            Caveat::Incomplete { games, planned } => format!(
+                "**The run is incomplete: {games} of {planned} planned games.** Every figure \
+                 is of the games played so far; resume the run to finish it."
+            ),
             Caveat::StallRules {
                 setting,
                 games,

@@ -86,6 +86,15 @@ pub enum ReportError {
         /// Why.
         source: io::Error,
     },
+    /// A file or folder the report writes into is a symbolic link.
+    #[error(
+        "{} is a symbolic link: a report does not write through links; remove it",
+        path.display()
+    )]
+    Link {
+        /// The link.
+        path: PathBuf,
+    },
     /// A chart could not be drawn.
     #[error("cannot draw {}: {message}", path.display())]
     Chart {

@@ -1,7 +1,11 @@
 //! Reading `games.csv` back, so that a report can be redrawn from the file
 //! alone: one pass that counts each row into a [`Tally`] and drops it, so
 //! memory does not grow with the number of games. Errors name the file and
-//! line, and say which column is wrong.
+//! line, and say which column is wrong. Every row is checked against the
+//! rules ([`check_rules`]: a board of 2 to 16 holes, at least one seed, a
+//! winner and captures that agree). The csv reader skips blank lines; in a
+//! run directory a blank line in place of a row is caught as a missing game
+//! id (see [`super::write_report_from_csv`]).
 
 use std::fs::File;
 use std::path::Path;
@@ -13,7 +17,7 @@ use serde::de::DeserializeOwned;
 use crate::game::Ending;
 use crate::rules::Variant;
 use crate::stats::Tally;
-use crate::tournament::{GameRow, MovesHash, Winner};
+use crate::tournament::{check_rules, GameRow, MovesHash, RowProblem, Winner};
 
 use super::error::ReportError;
 
@@ -30,6 +34,19 @@ pub fn tally_games_csv(path: &Path) -> Result<Tally, ReportError> {
 /// checked as [`tally_games_csv`] checks them, and hands each to `each`;
 /// returns the number of rows.
 pub fn read_games_csv(path: &Path, mut each: impl FnMut(&GameRow)) -> Result<u64, ReportError> {
+    try_read_games_csv(path, |row| {
+        each(row);
+        Ok(())
+    })
+}
+
+/// [`read_games_csv`] with a check of each row: the first problem that
+/// `each` finds stops the reading, as an error naming the file, the row's
+/// line and the column.
+pub fn try_read_games_csv(
+    path: &Path,
+    mut each: impl FnMut(&GameRow) -> Result<(), RowProblem>,
+) -> Result<u64, ReportError> {
     let file = File::open(path).map_err(|source| ReportError::Read {
         path: path.to_path_buf(),
         source,
@@ -90,9 +107,11 @@ pub fn read_games_csv(path: &Path, mut each: impl FnMut(&GameRow)) -> Result<u64
             );
             return Err(parse_error(line, message));
         }
+        check_rules(&row)
+            .and_then(|()| each(&row))
+            .map_err(|problem| parse_error(line, problem.to_string()))?;
         previous = Some(row.game_id);
         rows += 1;
-        each(&row);
     }
     Ok(rows)
 }

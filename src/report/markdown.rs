@@ -20,6 +20,14 @@ pub fn write_markdown(
     charts: &[(String, String)],
 ) -> io::Result<()> {
     writeln!(out, "# Hoyito tournament report\n")?;
+    if let (false, Some(planned)) = (summary.complete, summary.planned_games) {
+        writeln!(
+            out,
+            "**{} of {planned} planned games: the run is incomplete**; resume it with \
+             `hoyito run DIR/experiment.toml --out DIR` (DIR being this report's directory).\n",
+            summary.games
+        )?;
+    }
     let settings: Vec<String> = summary
         .settings
         .iter()

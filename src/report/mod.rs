@@ -20,14 +20,17 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::stats::{Sprt, Tally};
-use crate::tournament::{Experiment, Schedule, SprtTracker, EXPERIMENT_FILE, GAMES_FILE};
+use crate::stats::{Sprt, SprtDecision, Tally};
+use crate::tournament::{
+    create_new, is_symlink, Experiment, RowProblem, Schedule, ScheduleCheck, SprtTracker,
+    EXPERIMENT_FILE, GAMES_FILE,
+};
 
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
 pub use error::ReportError;
 pub use format::{ratio, significant};
-pub use games_csv::{read_games_csv, tally_games_csv};
+pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};
 pub use markdown::write_markdown;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
@@ -58,7 +61,9 @@ pub const REPORT_FILE: &str = "report.md";
 /// by name); when `None`, as in the `[tournament] agents` of
 /// `dir/experiment.toml` if there is one, else in order of first appearance.
 /// The no-capture limit marked on the length charts comes from
-/// `dir/experiment.toml` too (no mark without it). Existing report files are
+/// `dir/experiment.toml` too (no mark without it), and so does the check of
+/// every row against the experiment's schedule (ids from 0 without gaps,
+/// and every column the schedule fixes) and the count of planned games. Existing report files are
 /// replaced only once all new ones are written.
 pub fn write_report_from_csv(
     dir: &Path,
@@ -78,11 +83,31 @@ pub fn write_report_from_csv(
         None => None,
     };
     let mut tally = Tally::new();
-    read_games_csv(&dir.join(GAMES_FILE), |row| {
+    // In a run directory the rows are games 0, 1, 2, ... of the experiment's
+    // schedule: each is checked against it, and a gap names the missing id.
+    let mut check = experiment.as_ref().map(ScheduleCheck::new);
+    let planned_games = check.as_ref().map(ScheduleCheck::planned);
+    let mut next_id = 0u64;
+    try_read_games_csv(&dir.join(GAMES_FILE), |row| {
+        if let Some(check) = check.as_mut() {
+            if row.game_id != next_id {
+                return Err(RowProblem {
+                    column: "game_id",
+                    message: format!(
+                        "game {}, but game {next_id} is missing: the rows of a run are \
+                         games 0, 1, 2, ... without gaps",
+                        row.game_id
+                    ),
+                });
+            }
+            check.check(row)?;
+        }
+        next_id += 1;
         tally.add(row);
         if let Some((tracker, _)) = sprt.as_mut() {
             tracker.add(row);
         }
+        Ok(())
     })?;
     if tally.games() == 0 {
         return Err(ReportError::NoGames {
@@ -95,15 +120,21 @@ pub fn write_report_from_csv(
     let limit = experiment.as_ref().map(|e| e.rules.no_capture_limit);
     let mut summary = summarize(&tally, order, limit);
     summary.sprt = sprt.map(|(tracker, cap)| sprt_summary(&tracker, cap));
+    mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ReportError::Write { path, source }
     };
-    if staging.exists() {
+    // The staging folder is ours by name: whatever is there (a folder left by
+    // a killed report, or a planted link, which `remove_dir_all` removes
+    // without following) goes, and a fresh one is made with mkdir, which
+    // fails rather than follow a link planted in the meantime.
+    if staging.exists() || is_symlink(&staging) {
         fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
     }
-    fs::create_dir_all(staging.join(CHARTS)).map_err(write_error(&staging))?;
+    fs::create_dir(&staging).map_err(write_error(&staging))?;
+    fs::create_dir(staging.join(CHARTS)).map_err(write_error(&staging))?;
     let staged = stage(&staging, &summary, &tally);
     let relative = match staged {
         Ok(relative) => relative,
@@ -113,7 +144,13 @@ pub fn write_report_from_csv(
             return Err(err);
         }
     };
-    fs::create_dir_all(dir.join(CHARTS)).map_err(write_error(&dir.join(CHARTS)))?;
+    let charts = dir.join(CHARTS);
+    if is_symlink(&charts) {
+        // The charts would be moved into the link's target.
+        let _ = fs::remove_dir_all(&staging);
+        return Err(ReportError::Link { path: charts });
+    }
+    fs::create_dir_all(&charts).map_err(write_error(&charts))?;
     let mut placed = Vec::new();
     for rel in &relative {
         let target = dir.join(rel);
@@ -121,6 +158,7 @@ pub fn write_report_from_csv(
         placed.push(target);
     }
     fs::remove_dir_all(&staging).map_err(write_error(&staging))?;
+    remove_stale_charts(&dir.join(CHARTS), &placed)?;
     Ok(ReportFiles {
         summary: dir.join(SUMMARY_FILE),
         report: dir.join(REPORT_FILE),
@@ -129,6 +167,46 @@ pub fn write_report_from_csv(
             .filter(|p| p.starts_with(dir.join(CHARTS)))
             .collect(),
     })
+}
+
+/// Removes the charts that an earlier report of the directory drew and this
+/// one left out (a ratings chart or heatmap that now has nothing to show, a
+/// variant no longer played), so that no chart is left that the report does
+/// not link. Only the report's own chart names are touched.
+fn remove_stale_charts(charts: &Path, placed: &[PathBuf]) -> Result<(), ReportError> {
+    for stem in charts::all_stems() {
+        for ext in ["png", "svg"] {
+            let path = charts.join(format!("{stem}.{ext}"));
+            if !placed.contains(&path) && path.exists() {
+                fs::remove_file(&path).map_err(|source| ReportError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Records how many games the run planned and whether it played them: a run
+/// is complete when it holds every planned game, or when its SPRT was
+/// decided (it stops there by design); an incomplete run gets a caveat.
+fn mark_planned(summary: &mut Summary, planned_games: Option<u64>) {
+    summary.planned_games = planned_games;
+    let decided = summary
+        .sprt
+        .as_ref()
+        .is_some_and(|s| matches!(s.decision, SprtDecision::H0 | SprtDecision::H1));
+    summary.complete = decided || !planned_games.is_some_and(|planned| summary.games < planned);
+    if let (false, Some(planned)) = (summary.complete, planned_games) {
+        summary.caveats.insert(
+            0,
+            Caveat::Incomplete {
+                games: summary.games,
+                planned,
+            },
+        );
+    }
 }
 
 /// The experiment saved beside the games, if there is one.
@@ -166,12 +244,14 @@ fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf
     Ok(relative)
 }
 
-/// Creates `path` and fills it with `write`, flushing before returning.
+/// Creates `path`, which must not exist (it is in the fresh staging folder:
+/// `O_EXCL`, so a link is never followed), and fills it with `write`,
+/// flushing before returning.
 fn write_file(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), ReportError> {
-    let result = File::create(path).and_then(|file| {
+    let result = create_new(path).and_then(|file| {
         let mut out = BufWriter::new(file);
         write(&mut out)?;
         out.flush()

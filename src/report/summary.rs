@@ -21,6 +21,12 @@ pub const FIRST_PLAYER: &str = "\"First player\" is the South seat, which moves 
 pub struct Summary {
     /// Games counted.
     pub games: u64,
+    /// Games the run's experiment plans (the length of its schedule), when
+    /// the report has the run's `experiment.toml`.
+    pub planned_games: Option<u64>,
+    /// Whether the run is over: every planned game played, or its SPRT
+    /// decided. `true` when nothing is known of a plan.
+    pub complete: bool,
     /// Agents that played, in the listed order.
     pub agents: Vec<String>,
     /// The meaning of "first player".
@@ -74,6 +80,8 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         .collect::<Vec<_>>();
     Summary {
         games: tally.games(),
+        planned_games: None,
+        complete: true,
         agents: agents.into_iter().map(str::to_string).collect(),
         first_player: FIRST_PLAYER,
         no_capture_limit: no_capture_limit.filter(|&l| l > 0),

@@ -9,9 +9,12 @@ mod moves_file;
 mod moves_hash;
 mod pgn;
 mod play;
+mod row_check;
 mod row_search;
 mod run_dir;
+mod run_lock;
 mod runner;
+mod safe_file;
 mod schedule;
 mod seeding;
 mod sprt_watch;
@@ -31,14 +34,17 @@ pub use moves_hash::{
 };
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
+pub use row_check::{check_moves, check_rules, RowProblem, ScheduleCheck, HOLES};
 pub use row_search::find_row_line;
 pub use run_dir::{
     csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
 };
+pub use run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 pub use runner::{
     chunk_size, run_games, BlockTimes, Flow, RecordSinks, RunError, RunOutcome, Stopped, Watch,
     Work,
 };
+pub use safe_file::{create_new, create_temp, is_symlink, open_append_no_follow, write_atomic};
 pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use sprt_watch::SprtTracker;

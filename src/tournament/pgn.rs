@@ -13,7 +13,6 @@
 //!
 //! Export streams: one row of `games.csv` and one of `moves.csv` at a time.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +23,7 @@ use super::game_row::{GameRow, Winner};
 use super::moves_file::{MovesFileError, MovesReader, MovesRow, MOVES_FILE};
 use super::moves_hash::move_token;
 use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE};
+use super::safe_file::create_temp;
 
 /// The longest line written (PGN export format).
 const MAX_LINE: usize = 79;
@@ -53,8 +53,9 @@ pub enum PgnError {
         /// Which game and how.
         message: String,
     },
-    /// The PGN could not be written.
-    #[error("cannot write the PGN: {0}")]
+    /// The PGN could not be written (the cause is the source, not repeated
+    /// in the message).
+    #[error("cannot write the PGN")]
     Write(#[from] io::Error),
 }
 
@@ -219,10 +220,32 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Exports `dir` to the file `path` (see [`export_pgn`]).
+/// Exports `dir` to the file `path` (see [`export_pgn`]), through the
+/// temporary file `path.tmp` created afresh (a link planted at either name is
+/// replaced, never written through) and renamed into place once complete.
 pub fn export_pgn_file(dir: &Path, path: &Path) -> Result<PgnSummary, PgnError> {
-    let file = File::create(path)?;
-    export_pgn(dir, io::BufWriter::with_capacity(1 << 16, file))
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = PathBuf::from(tmp_name);
+    let written = create_temp(&tmp).map_err(PgnError::from).and_then(|file| {
+        let mut out = io::BufWriter::with_capacity(1 << 16, file);
+        let summary = export_pgn(dir, &mut out)?;
+        out.into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .sync_all()?;
+        Ok(summary)
+    });
+    match written {
+        Ok(summary) => {
+            std::fs::rename(&tmp, path)?;
+            Ok(summary)
+        }
+        Err(err) => {
+            // The error being reported matters more than a failed clean-up.
+            let _ = std::fs::remove_file(&tmp);
+            Err(err)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,12 @@
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
 //! When moves are recorded, `moves.csv` is written beside it chunk by chunk;
 //! a kill may leave one file a few rows ahead of the other, so both are cut
-//! to the rows they have in common.
+//! to the rows they have in common. The rows kept are checked first against
+//! the experiment (every column its schedule fixes) and, with `moves.csv`,
+//! against their moves (see `resume_check`): a resumed run trusts nothing it
+//! did not write itself.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -19,8 +22,11 @@ use thiserror::Error;
 use super::config::Experiment;
 use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::play::empty_row;
+use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
+use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
+use resume_check::check_kept_rows;
 
 /// The game records.
 pub const GAMES_FILE: &str = "games.csv";
@@ -55,7 +61,10 @@ pub enum RunDirError {
         why: String,
     },
     /// `games.csv` is not a file this harness wrote for this experiment.
-    #[error("{path}: line {line}: {message}; pass --force to start again")]
+    #[error(
+        "{path}: line {line}: {message}; restore the file, or pass --force to delete \
+         the results and start again"
+    )]
     Corrupt {
         /// The file.
         path: PathBuf,
@@ -63,6 +72,18 @@ pub enum RunDirError {
         line: u64,
         /// What is wrong.
         message: String,
+    },
+    /// Another process is writing the directory.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    /// A file the run writes is a symbolic link.
+    #[error(
+        "{path} is a symbolic link: a run does not write through links; \
+         remove it or choose another --out directory"
+    )]
+    Link {
+        /// The link.
+        path: PathBuf,
     },
 }
 
@@ -104,6 +125,8 @@ pub struct RunDir {
     /// The games per pairing of the finished or interrupted run that this
     /// call extended to more games, if it did.
     pub extended_from: Option<u64>,
+    /// The directory's exclusive lock, held as long as the run is.
+    _lock: DirLock,
 }
 
 impl RunDir {
@@ -118,13 +141,42 @@ impl RunDir {
 
 /// Opens `dir` for `experiment` (whose `games` is rounded to pairs), creating
 /// it if need be: a directory of the same experiment is resumed; one of
-/// another experiment is refused, or emptied of results when `force`.
+/// another experiment is refused, or emptied of results when `force`. The
+/// directory is locked first (see [`super::run_lock`]): a directory that
+/// another process is writing is refused, `force` or not.
 pub fn open_run_dir(
     dir: &Path,
     experiment: &Experiment,
     total_games: u64,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
+    let created = !dir.exists();
+    fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
+    let opened = lock_exclusive(dir)
+        .map_err(RunDirError::from)
+        .and_then(|lock| open_locked(dir, experiment, total_games, force, lock));
+    if opened.is_err() && created {
+        // Nothing half-written: a directory made by this call goes again.
+        let _ = fs::remove_dir_all(dir);
+    }
+    opened
+}
+
+fn open_locked(
+    dir: &Path,
+    experiment: &Experiment,
+    total_games: u64,
+    force: bool,
+    lock: DirLock,
+) -> Result<RunDir, RunDirError> {
+    // Refused before anything is written: the run writes none of them
+    // through a link (see `super::safe_file`).
+    for name in [EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE, TIMINGS_FILE] {
+        let path = dir.join(name);
+        if is_symlink(&path) {
+            return Err(RunDirError::Link { path });
+        }
+    }
     let experiment_path = dir.join(EXPERIMENT_FILE);
     let extended_from = grow(dir, experiment)?;
     if let Some(why) = difference(dir, experiment)? {
@@ -143,26 +195,21 @@ pub fn open_run_dir(
             REPORT_FILE,
         ] {
             let path = dir.join(name);
-            if path.exists() {
+            if path.exists() || is_symlink(&path) {
                 fs::remove_file(&path).map_err(io_error(&path, "delete it"))?;
             }
         }
         // The old report's charts describe games that are gone.
         let charts = dir.join(CHARTS);
-        if charts.is_dir() {
+        if is_symlink(&charts) {
+            fs::remove_file(&charts).map_err(io_error(&charts, "delete it"))?;
+        } else if charts.is_dir() {
             fs::remove_dir_all(&charts).map_err(io_error(&charts, "delete it"))?;
         }
     }
-    let created = !dir.exists();
-    let opened = create_and_open(dir, experiment, &experiment_path, total_games);
-    if opened.is_err() && created {
-        // Nothing half-written: a directory made by this call goes again.
-        let _ = fs::remove_dir_all(dir);
-    }
-    opened.map(|run_dir| RunDir {
-        extended_from,
-        ..run_dir
-    })
+    let mut run_dir = create_and_open(dir, experiment, &experiment_path, total_games, lock)?;
+    run_dir.extended_from = extended_from;
+    Ok(run_dir)
 }
 
 /// Extends a run: when `dir` holds this very experiment with fewer games per
@@ -181,10 +228,16 @@ fn grow(dir: &Path, experiment: &Experiment) -> Result<Option<u64>, RunDirError>
     if saved != smaller || saved.games >= experiment.games {
         return Ok(None);
     }
-    let tmp = dir.join(format!("{EXPERIMENT_FILE}.tmp"));
-    fs::write(&tmp, experiment.to_toml()).map_err(io_error(&tmp, "write it"))?;
-    fs::rename(&tmp, &path).map_err(io_error(&path, "write it"))?;
+    save_experiment(dir, experiment)?;
     Ok(Some(saved.games))
+}
+
+/// Writes `experiment.toml` atomically through a fresh temporary file (see
+/// [`write_atomic`]: a planted link at the temporary name is not followed).
+fn save_experiment(dir: &Path, experiment: &Experiment) -> Result<(), RunDirError> {
+    let tmp = dir.join(format!("{EXPERIMENT_FILE}.tmp"));
+    let path = dir.join(EXPERIMENT_FILE);
+    write_atomic(&tmp, &path, experiment.to_toml().as_bytes()).map_err(io_error(&path, "write it"))
 }
 
 /// The experiment saved in `path`, if it exists and parses.
@@ -201,12 +254,10 @@ fn create_and_open(
     experiment: &Experiment,
     experiment_path: &Path,
     total_games: u64,
+    lock: DirLock,
 ) -> Result<RunDir, RunDirError> {
-    fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
     if !experiment_path.exists() {
-        let tmp = dir.join(format!("{EXPERIMENT_FILE}.tmp"));
-        fs::write(&tmp, experiment.to_toml()).map_err(io_error(&tmp, "write it"))?;
-        fs::rename(&tmp, experiment_path).map_err(io_error(experiment_path, "write it"))?;
+        save_experiment(dir, experiment)?;
     }
     let games_header = csv_header();
     let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, total_games)?;
@@ -232,6 +283,7 @@ fn create_and_open(
     let done = moves
         .as_ref()
         .map_or(games.rows, |m| m.rows.min(games.rows));
+    check_kept_rows(dir, experiment, done, moves.is_some())?;
     games.cut_to(done)?;
     if let Some(moves) = moves.as_mut() {
         moves.cut_to(done)?;
@@ -242,6 +294,7 @@ fn create_and_open(
         moves: moves.map(|m| m.file),
         done,
         extended_from: None,
+        _lock: lock,
     })
 }
 
@@ -301,17 +354,17 @@ impl Records {
     /// Opens (or creates, with its header) a record file and finds its rows:
     /// checks the header and that rows are games `0..k` in order.
     fn open(path: &Path, header: &[u8], total_games: u64) -> Result<Records, RunDirError> {
-        let created = !path.exists();
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io_error(
-                path,
-                if created { "create it" } else { "open it" },
-            ))?;
+        if is_symlink(path) {
+            return Err(RunDirError::Link {
+                path: path.to_path_buf(),
+            });
+        }
+        // No link at the name now; O_EXCL and O_NOFOLLOW keep it so if one
+        // is planted between the check and the open.
+        let file = match path.exists() {
+            false => create_new(path).map_err(io_error(path, "create it"))?,
+            true => open_existing_no_follow(path).map_err(io_error(path, "open it"))?,
+        };
         let mut records = Records {
             path: path.to_path_buf(),
             file,
@@ -417,5 +470,6 @@ impl Records {
     }
 }
 
+mod resume_check;
 #[cfg(test)]
 mod tests;

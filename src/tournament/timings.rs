@@ -5,13 +5,13 @@
 //! too) appends one row per (variant, board, pairing) block it played, with the
 //! worker time spent in the block, and the run's wall time and thread count.
 
-use std::fs::OpenOptions;
 use std::io;
 use std::path::Path;
 use std::time::Duration;
 
 use super::lineup::Lineup;
 use super::runner::BlockTimes;
+use super::safe_file::open_append_no_follow;
 use super::schedule::Schedule;
 
 const HEADER: [&str; 9] = [
@@ -39,14 +39,15 @@ pub struct RunTimes<'a> {
     pub blocks: &'a BlockTimes,
 }
 
-/// Appends a run's rows to the timings file at `path`, with a header if new.
+/// Appends a run's rows to the timings file at `path`, with a header if new;
+/// a symbolic link at `path` is refused, not followed.
 pub fn append_timings(
     path: &Path,
     run: RunTimes<'_>,
     schedule: &Schedule,
     lineup: &Lineup,
 ) -> io::Result<()> {
-    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let file = open_append_no_follow(path)?;
     let is_new = file.metadata()?.len() == 0;
     let mut out = csv::Writer::from_writer(file);
     if is_new {

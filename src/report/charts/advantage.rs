@@ -9,6 +9,7 @@ use crate::report::summary::Summary;
 use crate::stats::{Proportion, Scope};
 
 use super::error_bars::{self, draw_error_bars, Frame, Interval};
+use super::text::signed;
 use super::DrawResult;
 
 /// The chart's title.
@@ -45,18 +46,14 @@ fn series(summary: &Summary) -> Vec<Series> {
         .collect()
 }
 
-/// Draws the first-player advantage chart.
-pub fn draw_advantage<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    summary: &Summary,
-) -> DrawResult<DB> {
-    root.fill(&WHITE)?;
-    let labels: Vec<String> = summary
+/// The categories (variant and board) and the series as error bars.
+fn chart_data(summary: &Summary) -> (Vec<String>, Vec<error_bars::Series>) {
+    let labels = summary
         .settings
         .iter()
         .map(|s| s.setting.to_string())
         .collect();
-    let series: Vec<error_bars::Series> = series(summary)
+    let series = series(summary)
         .into_iter()
         .map(|(label, values)| {
             let values = values
@@ -72,13 +69,30 @@ pub fn draw_advantage<DB: DrawingBackend>(
             (label, values)
         })
         .collect();
+    (labels, series)
+}
+
+/// Pixel size of the chart for a summary.
+pub(crate) fn size(summary: &Summary) -> (u32, u32) {
+    let (labels, series) = chart_data(summary);
+    error_bars::size(&labels, series.len())
+}
+
+/// Draws the first-player advantage chart.
+pub fn draw_advantage<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    summary: &Summary,
+) -> DrawResult<DB> {
+    super::register_font();
+    root.fill(&WHITE)?;
+    let (labels, series) = chart_data(summary);
     let frame = Frame {
         title: TITLE,
         x_desc: "variant and board",
         y_desc: "South's score − 0.5 (95% pair-clustered interval)",
         categories: &labels,
         min_range: (-0.1, 0.1),
-        y_format: |v| format!("{v:+.2}"),
+        y_format: |v| signed(*v, 2),
     };
     draw_error_bars(root, &frame, &series)
 }

@@ -1,6 +1,7 @@
 //! The win-rate heatmap: one panel per variant and board, each cell the score
 //! of the row's agent against the column's agent, red (0) through white (0.5)
-//! to blue (1).
+//! to blue (1). Panels grow with the agents' names so that none is cut off,
+//! and the title is broken into lines to fit a single panel's width.
 
 use plotters::coord::Shift;
 use plotters::prelude::{
@@ -12,38 +13,111 @@ use plotters::style::{Color, RGBColor, TextStyle};
 use crate::report::summary::{SettingSummary, Summary};
 use crate::stats::Scope;
 
-use super::{category_label, Categories, DrawResult, FAMILY};
+use super::text::{draw_title, title_height, unsigned, widest};
+use super::{category_label, Categories, DrawResult, FAMILY, TITLE_SIZE};
 
 /// The chart's title.
 pub(crate) const TITLE: &str =
     "Win rate: score of the row agent against the column agent (red 0, white 0.5, blue 1)";
 
+/// The smallest panel, in pixels.
 const PANEL: (u32, u32) = (520, 470);
 const COLUMNS: usize = 3;
+/// Font size of the agents' names.
+const NAMES: f64 = 14.0;
+/// Margin around a panel's chart, in pixels.
+const MARGIN: u32 = 10;
+/// Height of a panel's caption and its x label area, in pixels.
+const CAPTION: u32 = 35;
+const X_LABELS: u32 = 45;
 
 fn grid(panels: usize) -> (usize, usize) {
     let columns = panels.clamp(1, COLUMNS);
     (panels.div_ceil(columns).max(1), columns)
 }
 
-/// Pixel size of the heatmap for a summary: one panel per setting.
-pub(crate) fn size(summary: &Summary) -> (u32, u32) {
-    let (rows, columns) = grid(summary.settings.len());
-    (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + 50)
+/// The settings that get a panel: those where two different agents met.
+fn shown(summary: &Summary) -> Vec<&SettingSummary> {
+    summary
+        .settings
+        .iter()
+        .filter(|s| s.pairings.iter().any(|p| p.estimate.is_some()))
+        .collect()
 }
 
-/// Draws the heatmap, one panel per variant and board.
+/// Whether the heatmap has anything to show (not so when every game was
+/// self-play).
+pub(crate) fn has_data(summary: &Summary) -> bool {
+    !shown(summary).is_empty()
+}
+
+/// A panel's layout, sized so that the agents' names fit: the width of the
+/// y axis' label area, the side of a cell and the panel's size.
+struct Layout {
+    y_labels: u32,
+    panel: (u32, u32),
+}
+
+fn layout(summary: &Summary) -> Layout {
+    let names = widest(&summary.agents, NAMES);
+    let agents = shown(summary)
+        .iter()
+        .map(|s| panel_agents(summary, s).len() as u32)
+        .max()
+        .unwrap_or(0);
+    // Room for the tick, a gap and the rotated axis description.
+    let y_labels = (names + 40).max(100);
+    let cell = (names + 14).max(60);
+    let panel = (
+        (2 * MARGIN + y_labels + agents * cell).max(PANEL.0),
+        (2 * MARGIN + CAPTION + X_LABELS + agents * cell).max(PANEL.1),
+    );
+    Layout { y_labels, panel }
+}
+
+/// Pixel size of the heatmap for a summary: one panel per setting where
+/// agents met, under a title broken into lines to fit the width.
+pub(crate) fn size(summary: &Summary) -> (u32, u32) {
+    let (rows, columns) = grid(shown(summary).len());
+    let panel = layout(summary).panel;
+    let width = panel.0 * columns as u32;
+    (
+        width,
+        title_height(TITLE, TITLE_SIZE, width) + panel.1 * rows as u32,
+    )
+}
+
+/// Draws the heatmap, one panel per variant and board where agents met.
 pub fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     summary: &Summary,
 ) -> DrawResult<DB> {
+    super::register_font();
     root.fill(&WHITE)?;
-    let area = root.titled(TITLE, (FAMILY, 24).into_font())?;
-    let panels = area.split_evenly(grid(summary.settings.len()));
-    for (panel, setting) in panels.iter().zip(&summary.settings) {
-        draw_panel(panel, summary, setting)?;
+    let area = draw_title(root, TITLE, TITLE_SIZE)?;
+    let settings = shown(summary);
+    let layout = layout(summary);
+    let panels = area.split_evenly(grid(settings.len()));
+    for (panel, setting) in panels.iter().zip(settings) {
+        draw_panel(panel, summary, setting, &layout)?;
     }
     Ok(())
+}
+
+/// The agents of a panel: those that played in its setting, in the
+/// summary's order.
+fn panel_agents<'a>(summary: &'a Summary, setting: &SettingSummary) -> Vec<&'a String> {
+    summary
+        .agents
+        .iter()
+        .filter(|a| {
+            setting.first_player.iter().any(|s| match &s.scope {
+                Scope::AllGames => false,
+                Scope::Pairing { agent, opponent } => agent == *a || opponent == *a,
+                Scope::SelfPlay { agent } => agent == *a,
+            })
+        })
+        .collect()
 }
 
 /// A cell: the row agent's score against the column agent, if they met.
@@ -76,38 +150,50 @@ fn score_color(score: f64) -> RGBColor {
     RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
 }
 
+/// Black on light cells, white on dark ones, so that every label reads:
+/// relative luminance below 0.4 counts as dark.
+///
+/// Source: WCAG 2.1, "relative luminance" (sRGB channels linearised).
+fn ink(fill: RGBColor) -> RGBColor {
+    let linear = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let luminance = 0.2126 * linear(fill.0) + 0.7152 * linear(fill.1) + 0.0722 * linear(fill.2);
+    if luminance < 0.4 {
+        WHITE
+    } else {
+        BLACK
+    }
+}
+
 fn draw_panel<DB: DrawingBackend>(
     panel: &DrawingArea<DB, Shift>,
     summary: &Summary,
     setting: &SettingSummary,
+    layout: &Layout,
 ) -> DrawResult<DB> {
-    let agents: Vec<&String> = summary
-        .agents
-        .iter()
-        .filter(|a| {
-            setting.first_player.iter().any(|s| match &s.scope {
-                Scope::AllGames => false,
-                Scope::Pairing { agent, opponent } => agent == *a || opponent == *a,
-                Scope::SelfPlay { agent } => agent == *a,
-            })
-        })
-        .collect();
+    let agents = panel_agents(summary, setting);
     let k = agents.len();
     let names: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
     // Row 0 is drawn at the top.
     let flipped: Vec<String> = names.iter().rev().cloned().collect();
     let mut chart = ChartBuilder::on(panel)
         .caption(setting.setting.to_string(), (FAMILY, 18).into_font())
-        .margin(10)
-        .x_label_area_size(45)
-        .y_label_area_size(100)
+        .margin(MARGIN)
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(layout.y_labels)
         .build_cartesian_2d(Categories(k), Categories(k))?;
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc("opponent (column)")
         .y_desc("agent (row)")
-        .label_style((FAMILY, 14).into_font())
+        .label_style((FAMILY, NAMES).into_font())
         .axis_desc_style((FAMILY, 15).into_font())
         .x_label_formatter(&|v| category_label(&names, *v))
         .y_label_formatter(&|v| category_label(&flipped, *v))
@@ -127,16 +213,32 @@ fn draw_panel<DB: DrawingBackend>(
                 fill.filled(),
             )))?;
             let label = match score {
-                Some(s) => format!("{s:.2}"),
+                Some(s) => unsigned(s, 2),
                 None if r == c => "self".to_string(),
                 None => "–".to_string(),
             };
             chart.draw_series(std::iter::once(Text::new(
                 label,
                 (x, y),
-                text.clone().color(&BLACK),
+                text.clone().color(&ink(fill)),
             )))?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ink, score_color};
+    use plotters::prelude::{RGBColor, BLACK, WHITE};
+
+    #[test]
+    fn labels_are_white_on_dark_cells_only() {
+        // Score 1 is the darkest blue (49, 54, 149): luminance 0.05.
+        assert_eq!(ink(score_color(1.0)), WHITE);
+        assert_eq!(ink(score_color(0.0)), WHITE);
+        // Score 0.5 is near-white, the "self" cells light grey.
+        assert_eq!(ink(score_color(0.5)), BLACK);
+        assert_eq!(ink(RGBColor(200, 200, 200)), BLACK);
+    }
 }

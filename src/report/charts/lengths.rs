@@ -1,18 +1,26 @@
 //! Game-length histograms: one chart per variant, one series per board, each
 //! bar the share of that board's games whose length falls in the bin, so that
 //! boards with different game counts compare directly, and the no-capture
-//! limit marked when the rules are known.
+//! limit marked when the rules are known. The legend keeps a band at the top
+//! free of bars, and the limit's line stops below it.
 
 use plotters::coord::Shift;
 use plotters::prelude::{
-    ChartBuilder, DrawingArea, DrawingBackend, IntoFont, PathElement, Rectangle, Text, BLACK, WHITE,
+    ChartBuilder, DrawingArea, DrawingBackend, IntoFont, PathElement, Rectangle, BLACK, WHITE,
 };
-use plotters::style::Color;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{Color, TextStyle};
 
 use crate::rules::Variant;
 use crate::stats::{SettingTally, Tally};
 
-use super::{draw_legend, series_color, DrawResult, FAMILY};
+use super::legend::{headroom, Legend, Marker};
+use super::text::{draw_title, text_size, unsigned};
+use super::{series_color, DrawResult, FAMILY, TITLE_SIZE};
+
+/// Height in pixels of the row above the bars that holds the no-capture
+/// limit's label.
+const LABEL_ROW: u32 = 24;
 
 /// The chart's title for a variant.
 pub(crate) fn title(variant: Variant) -> String {
@@ -53,6 +61,7 @@ pub fn draw_lengths<DB: DrawingBackend>(
     tally: &Tally,
     no_capture_limit: Option<u32>,
 ) -> DrawResult<DB> {
+    super::register_font();
     root.fill(&WHITE)?;
     let groups: Vec<SettingTally> = tally
         .settings()
@@ -81,22 +90,50 @@ pub fn draw_lengths<DB: DrawingBackend>(
         .flatten()
         .fold(0.0_f64, |a, &b| a.max(b))
         .max(0.01);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title(variant), (FAMILY, 22).into_font())
+    let limit = no_capture_limit.filter(|&l| l > 0 && l < bins * width);
+    let mut entries: Vec<(String, Marker)> = groups
+        .iter()
+        .enumerate()
+        .map(|(k, games)| {
+            let setting = games.setting();
+            let label = format!(
+                "2x{} s{} ({} games)",
+                setting.holes,
+                setting.seeds,
+                games.games()
+            );
+            (label, Marker::Swatch(series_color(k)))
+        })
+        .collect();
+    if let Some(limit) = limit {
+        entries.push((limit_label(limit), Marker::Line));
+    }
+    let legend = Legend::new(entries);
+    // Below the legend, a row for the limit's label above the bars.
+    let label_row = if limit.is_some() { LABEL_ROW } else { 0 };
+    let area = draw_title(root, &title(variant), TITLE_SIZE)?;
+    let mut builder = ChartBuilder::on(&area);
+    builder
         .margin(15)
         .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0u32..bins * width, 0.0..top * 1.1)?;
+        .y_label_area_size(70);
+    // Built once on a dummy range only to learn the plotting area's height.
+    let height = builder
+        .build_cartesian_2d(0u32..1, 0.0..1.0)?
+        .plotting_area()
+        .dim_in_pixel()
+        .1;
+    let y_top = headroom(0.0, top, legend.band() + label_row, height);
+    let mut chart = builder.build_cartesian_2d(0u32..bins * width, 0.0..y_top)?;
     chart
         .configure_mesh()
         .x_desc(format!("game length in plies (bins of {width})"))
         .y_desc("share of the board's games")
         .label_style((FAMILY, 14).into_font())
         .axis_desc_style((FAMILY, 15).into_font())
-        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .y_label_formatter(&|v| format!("{}%", unsigned(v * 100.0, 0)))
         .draw()?;
-    for (k, (games, share)) in groups.iter().zip(&shares).enumerate() {
-        let setting = games.setting();
+    for (k, share) in shares.iter().enumerate() {
         let color = series_color(k);
         let bars = share
             .iter()
@@ -106,15 +143,7 @@ pub fn draw_lengths<DB: DrawingBackend>(
                 let x = b as u32 * width;
                 Rectangle::new([(x, 0.0), (x + width, s)], color.mix(0.35).filled())
             });
-        chart
-            .draw_series(bars)?
-            .label(format!(
-                "2x{} s{} ({} games)",
-                setting.holes,
-                setting.seeds,
-                games.games()
-            ))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+        chart.draw_series(bars)?;
         let outlines = share
             .iter()
             .enumerate()
@@ -125,20 +154,31 @@ pub fn draw_lengths<DB: DrawingBackend>(
             });
         chart.draw_series(outlines)?;
     }
-    if let Some(limit) = no_capture_limit.filter(|&l| l > 0 && l < bins * width) {
-        let line = [(limit, 0.0), (limit, top * 1.1)];
-        let style = BLACK.stroke_width(2);
-        chart
-            .draw_series(std::iter::once(PathElement::new(line, style)))?
-            .label(limit_label(limit))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], style));
-        chart.draw_series(std::iter::once(Text::new(
-            format!("limit {limit}"),
-            (limit, top * 1.05),
-            (FAMILY, 14).into_font(),
-        )))?;
+    let plot = chart.plotting_area().strip_coord_spec();
+    if let Some(limit) = limit {
+        // The line runs from the axis up to the label's row, under the
+        // legend, with the label beside its top end.
+        let (x, bottom) = chart.backend_coord(&(limit, 0.0));
+        let (left, top) = plot.get_base_pixel();
+        let (x, bottom) = (x - left, bottom - top);
+        let line_top = legend.band() as i32 + LABEL_ROW as i32 / 2;
+        plot.draw(&PathElement::new(
+            vec![(x, bottom), (x, line_top)],
+            BLACK.stroke_width(2),
+        ))?;
+        let label = format!("limit {limit}");
+        let room = plot.dim_in_pixel().0 as i32 - x;
+        let (hpos, dx) = if (text_size(&label, 14.0).0 as i32 + 8) < room {
+            (HPos::Left, 5)
+        } else {
+            (HPos::Right, -5)
+        };
+        let style = TextStyle::from((FAMILY, 14).into_font())
+            .pos(Pos::new(hpos, VPos::Center))
+            .color(&BLACK);
+        plot.draw_text(&label, &style, (x + dx, line_top))?;
     }
-    draw_legend(&mut chart)
+    legend.draw(&plot)
 }
 
 #[cfg(test)]

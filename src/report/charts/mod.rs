@@ -9,8 +9,11 @@
 mod advantage;
 mod error_bars;
 mod heatmap;
+mod legend;
 mod lengths;
 mod ratings;
+mod svg_font;
+mod text;
 
 use std::fs;
 use std::ops::Range;
@@ -18,12 +21,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::Shift;
 use plotters::prelude::{
-    BitMapBackend, ChartContext, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle,
-    IntoDrawingArea, IntoFont, RGBColor, SVGBackend, SeriesLabelPosition, BLACK, WHITE,
+    BitMapBackend, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle, IntoDrawingArea,
+    RGBColor, SVGBackend,
 };
-use plotters::style::Color;
 
 use crate::rules::Variant;
 use crate::stats::Tally;
@@ -42,13 +44,24 @@ pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>
 /// The bundled font: DejaVu Sans (Bitstream Vera licence, `assets/`).
 const FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 
-/// Font family that charts ask for; the bundled font is registered under it.
-pub(crate) const FAMILY: &str = "sans-serif";
+/// Font family that charts ask for; the bundled font is registered under
+/// it, and SVGs name it (and embed a subset of it, see `svg_font`).
+pub(crate) const FAMILY: &str = "DejaVu Sans";
+
+/// Font size of the charts' titles.
+pub(crate) const TITLE_SIZE: f64 = 22.0;
 
 /// Registers the bundled font with plotters once; `false` if it would not load.
 fn font_ready() -> bool {
     static READY: OnceLock<bool> = OnceLock::new();
     *READY.get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok())
+}
+
+/// Registers the bundled font for the public `draw_*` functions, which may
+/// be called before any file is rendered; a font that would not load shows
+/// as plotters' own font error at the first text drawn.
+pub(crate) fn register_font() {
+    font_ready();
 }
 
 /// Ten distinct colours that read on white: the "tab10" palette of
@@ -94,21 +107,6 @@ impl Ranged for Categories {
     }
 }
 
-/// Draws the legend of `chart`'s labelled series in its upper right corner.
-pub(crate) fn draw_legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> DrawResult<DB>
-where
-    DB: DrawingBackend + 'a,
-    CT: CoordTranslate,
-{
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FAMILY, 14).into_font())
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-}
-
 /// The label of category `v` on an axis whose key points are 0, 1, 2, ...
 pub(crate) fn category_label(labels: &[String], v: f64) -> String {
     let i = v.round();
@@ -149,7 +147,9 @@ impl Figure<'_> {
     fn size(&self) -> (u32, u32) {
         match self {
             Figure::Heatmap(summary) => heatmap::size(summary),
-            _ => (1000, 600),
+            Figure::Advantage(summary) => advantage::size(summary),
+            Figure::Lengths(..) => (1000, 600),
+            Figure::Ratings(summary) => ratings::size(summary),
         }
     }
 
@@ -163,14 +163,30 @@ impl Figure<'_> {
     }
 }
 
-/// Renders every chart as PNG and SVG into `dir`, returning (title, file
-/// name) of each file, PNG before SVG.
+/// The file stems of every chart a report can have, for clearing away those
+/// that a new report of the same directory no longer draws.
+pub(crate) fn all_stems() -> Vec<String> {
+    let mut stems: Vec<String> = ["winrate_heatmap", "first_player_advantage", "ratings"]
+        .map(String::from)
+        .into();
+    stems.extend(Variant::ALL.map(|v| format!("game_length_{v}")));
+    stems
+}
+
+/// Renders every chart that has something to show as PNG and SVG into
+/// `dir`, returning (title, file name) of each file, PNG before SVG. The
+/// heatmap and the ratings are left out when no two different agents met
+/// (self-play only): they would be a grey grid and an empty axis.
 pub(crate) fn render_all(
     dir: &Path,
     summary: &Summary,
     tally: &Tally,
 ) -> Result<Vec<(String, PathBuf)>, ReportError> {
-    let mut figures = vec![Figure::Heatmap(summary), Figure::Advantage(summary)];
+    let mut figures = Vec::new();
+    if heatmap::has_data(summary) {
+        figures.push(Figure::Heatmap(summary));
+    }
+    figures.push(Figure::Advantage(summary));
     let mut variants: Vec<Variant> = summary.settings.iter().map(|s| s.setting.variant).collect();
     variants.dedup();
     figures.extend(
@@ -178,7 +194,9 @@ pub(crate) fn render_all(
             .into_iter()
             .map(|v| Figure::Lengths(v, tally, summary.no_capture_limit)),
     );
-    figures.push(Figure::Ratings(summary));
+    if ratings::has_data(summary) {
+        figures.push(Figure::Ratings(summary));
+    }
     let mut files = Vec::new();
     for figure in &figures {
         for path in render(dir, figure)? {
@@ -220,7 +238,7 @@ fn render(dir: &Path, figure: &Figure<'_>) -> Result<[PathBuf; 2], ReportError> 
         root.present()
             .map_err(|e| chart_error(&svg, e.to_string()))?;
     }
-    fs::write(&svg, text).map_err(|source| ReportError::Write {
+    fs::write(&svg, svg_font::embed_font(&text)).map_err(|source| ReportError::Write {
         path: svg.clone(),
         source,
     })?;

@@ -11,7 +11,8 @@ fn experiment(seed: u64) -> Experiment {
 fn with_moves(seed: u64) -> Experiment {
     let mut e = Experiment::parse(
         &format!(
-            "name = \"t\"\nseed = {seed}\ngames = 2\n[tournament]\nformat = \"self-play\"\nagents = [\"random\"]\n"
+            "name = \"t\"\nseed = {seed}\ngames = 6\n[tournament]\nformat = \"self-play\"\n\
+             agents = [\"random\"]\n[roster.random]\nkind = \"random\"\n"
         ),
         "t.toml",
     )
@@ -20,15 +21,34 @@ fn with_moves(seed: u64) -> Experiment {
     e
 }
 
+/// Game `id` of `with_moves(1)` (or `experiment(1)`), played: its row of
+/// `games.csv` and of `moves.csv`.
+fn played(id: u64) -> (String, String) {
+    use crate::tournament::{fill_row, play_scheduled, push_moves_row, Lineup, Schedule};
+    let e = with_moves(1);
+    let schedule = Schedule::new(&e);
+    let lineup = Lineup::new(e.agent_specs());
+    let game = schedule.game(id);
+    let opening = schedule.opening(&game);
+    let finished = play_scheduled(&game, opening, &lineup, |_, _| {}).unwrap();
+    let mut row = empty_row();
+    fill_row(&mut row, &game, opening.plies(), &lineup, &finished);
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.serialize(&row).unwrap();
+    let games = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+    let mut moves = Vec::new();
+    push_moves_row(&mut moves, id, finished.moves());
+    (games, String::from_utf8(moves).unwrap())
+}
+
 fn row_line(id: u64) -> String {
-    format!(
-        "{id},{},ii,6,4,random,random,1,,S,30,18,40,normal,00000000000000{id:02x}\n",
-        id / 2
-    )
+    played(id).0
 }
 
 fn moves_line(id: u64) -> String {
-    format!("{id},{} 2 pass\n", id % 6 + 1)
+    played(id).1
 }
 
 fn games_text(rows: u64, torn: &str) -> String {

@@ -1,0 +1,324 @@
+//! Checking a row of `games.csv` before it is trusted: against the rules (a
+//! row no game could produce), against the experiment's schedule (a row of
+//! another run, or edited), and against its moves (a flipped result).
+//!
+//! A resumed run keeps its old rows and a report counts every row, so a row
+//! that was edited, or copied from a run with another seed, silently makes
+//! the summary wrong. Everything the schedule fixes is compared with it:
+//! `pair_id`, the variant, board and seeds, the agents in each seat, the
+//! game's seed and its opening (a book entry's plies, or the random plies
+//! replayed from the pair's opening seed: at most a few dozen random moves,
+//! about a microsecond a game). The result columns are fixed only by the
+//! moves, so where `moves.csv` is present the moves are hashed and replayed
+//! through the engine ([`check_moves`]), which checks winner, captures,
+//! plies and ending.
+
+use std::fmt::{self, Write as _};
+
+use crate::game::{Ending, Game};
+use crate::moves::Move;
+
+use super::config::Experiment;
+use super::game_row::{GameRow, Winner};
+use super::moves_hash::MovesHash;
+use super::schedule::{Opening, Schedule};
+use super::seeding::rng_from_seed;
+
+/// The smallest and largest number of holes per row the engine plays.
+pub const HOLES: std::ops::RangeInclusive<u8> = 2..=16;
+
+/// What is wrong with one row, and in which column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowProblem {
+    /// The column of `games.csv` (or `moves` for `moves.csv`).
+    pub column: &'static str,
+    /// What is wrong with its value.
+    pub message: String,
+}
+
+impl fmt::Display for RowProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column `{}`: {}", self.column, self.message)
+    }
+}
+
+fn problem(column: &'static str, message: String) -> RowProblem {
+    RowProblem { column, message }
+}
+
+/// Checks what the rules alone say of a row: a board of 2 to 16 holes with
+/// at least one seed each; a winner that agrees with the captures; captures
+/// that the seeds in play allow: all of them after a normal ending (the last
+/// capturer takes the seeds left, RULES.md "End of the game"), except a game
+/// over before its first ply with 4 seeds or fewer and nobody's; at most all
+/// of them after a stall (the `leftover` policy may give the rest to nobody).
+pub fn check_rules(row: &GameRow) -> Result<(), RowProblem> {
+    if !HOLES.contains(&row.holes) {
+        return Err(problem(
+            "holes",
+            format!("{}: a board has 2 to 16 holes per row", row.holes),
+        ));
+    }
+    if row.seeds == 0 {
+        return Err(problem(
+            "seeds",
+            "0: a board starts with at least 1 seed per hole".into(),
+        ));
+    }
+    let expected = match row.south_captures.cmp(&row.north_captures) {
+        std::cmp::Ordering::Greater => Winner::S,
+        std::cmp::Ordering::Less => Winner::N,
+        std::cmp::Ordering::Equal => Winner::Draw,
+    };
+    if row.winner != expected {
+        return Err(problem(
+            "winner",
+            format!(
+                "{}, but the captures are {}-{}",
+                winner_name(row.winner),
+                row.south_captures,
+                row.north_captures
+            ),
+        ));
+    }
+    let in_play = 2 * u32::from(row.holes) * u32::from(row.seeds);
+    let captured = u32::from(row.south_captures) + u32::from(row.north_captures);
+    let fits = match row.ending {
+        Ending::Normal => captured == in_play || (row.plies == 0 && captured == 0 && in_play <= 4),
+        Ending::Repetition | Ending::NoCaptureLimit => captured <= in_play,
+    };
+    if !fits {
+        return Err(problem(
+            "south_captures",
+            format!(
+                "{}-{} captured in a game of {in_play} seeds ending `{}`: {}",
+                row.south_captures,
+                row.north_captures,
+                row.ending,
+                match row.ending {
+                    Ending::Normal => "a normal ending takes every seed",
+                    _ => "more seeds than were in play",
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn winner_name(winner: Winner) -> &'static str {
+    match winner {
+        Winner::S => "S",
+        Winner::N => "N",
+        Winner::Draw => "draw",
+    }
+}
+
+/// Checks rows against the schedule of one experiment.
+#[derive(Debug, Clone)]
+pub struct ScheduleCheck {
+    schedule: Schedule,
+    agents: Vec<String>,
+    opening: String,
+}
+
+impl ScheduleCheck {
+    /// The checker of a checked experiment (`games` rounded up to pairs).
+    pub fn new(experiment: &Experiment) -> ScheduleCheck {
+        ScheduleCheck {
+            schedule: Schedule::new(experiment),
+            agents: experiment.tournament.agents.clone(),
+            opening: String::new(),
+        }
+    }
+
+    /// The games the schedule plans.
+    pub fn planned(&self) -> u64 {
+        self.schedule.len()
+    }
+
+    /// Checks every column of `row` that the schedule fixes: the game exists,
+    /// and its pair, variant, board, seeds, agents, game seed and opening are
+    /// the schedule's.
+    pub fn check(&mut self, row: &GameRow) -> Result<(), RowProblem> {
+        if row.game_id >= self.schedule.len() {
+            return Err(problem(
+                "game_id",
+                format!(
+                    "game {}, but the experiment has only {} games",
+                    row.game_id,
+                    self.schedule.len()
+                ),
+            ));
+        }
+        let game = self.schedule.game(row.game_id);
+        let rules = game.rules;
+        let differs = |column: &'static str, found: String, expected: String| {
+            problem(
+                column,
+                format!(
+                    "{found}, but the experiment's game {} has {expected}",
+                    row.game_id
+                ),
+            )
+        };
+        if row.pair_id != game.pair_id {
+            return Err(differs(
+                "pair_id",
+                row.pair_id.to_string(),
+                game.pair_id.to_string(),
+            ));
+        }
+        if row.variant != rules.variant {
+            return Err(differs(
+                "variant",
+                row.variant.to_string(),
+                rules.variant.to_string(),
+            ));
+        }
+        if row.holes != rules.holes {
+            return Err(differs(
+                "holes",
+                row.holes.to_string(),
+                rules.holes.to_string(),
+            ));
+        }
+        if row.seeds != rules.seeds {
+            return Err(differs(
+                "seeds",
+                row.seeds.to_string(),
+                rules.seeds.to_string(),
+            ));
+        }
+        for (column, found, index) in [
+            ("south", &row.south, game.south),
+            ("north", &row.north, game.north),
+        ] {
+            let expected = &self.agents[index];
+            if found != expected {
+                return Err(differs(
+                    column,
+                    format!("{found:?}"),
+                    format!("{expected:?}"),
+                ));
+            }
+        }
+        if row.game_seed != game.game_seed {
+            return Err(differs(
+                "game_seed",
+                row.game_seed.to_string(),
+                format!("{} (is it a run with another seed?)", game.game_seed),
+            ));
+        }
+        self.opening.clear();
+        match self.schedule.opening(&game) {
+            Opening::Book { plies, .. } => push_moves(&mut self.opening, plies.iter().copied()),
+            Opening::Random { plies } => {
+                let mut board = Game::new(rules);
+                let mut rng = rng_from_seed(game.opening_seed);
+                let mut moves = Vec::with_capacity(plies as usize);
+                for _ in 0..plies {
+                    if board.is_over() {
+                        break;
+                    }
+                    moves.push(board.play_random(&mut rng));
+                }
+                push_moves(&mut self.opening, moves.into_iter());
+            }
+        }
+        if row.opening != self.opening {
+            return Err(differs(
+                "opening",
+                format!("{:?}", row.opening),
+                format!("{:?}", self.opening),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks `moves` (the game's row of `moves.csv`) against `row`, which
+    /// [`ScheduleCheck::check`] accepted: see [`check_moves`].
+    pub fn check_moves(&self, row: &GameRow, moves: &[Move]) -> Result<(), RowProblem> {
+        check_moves(row, self.schedule.game(row.game_id).rules, moves)
+    }
+}
+
+/// Checks that `moves` hash to the row's `moves_hash` and, replayed under
+/// `rules` from the start position, are legal and end the game as the row
+/// says: winner, captures, plies and ending. About 10 microseconds a game.
+pub fn check_moves(
+    row: &GameRow,
+    rules: crate::rules::Rules,
+    moves: &[Move],
+) -> Result<(), RowProblem> {
+    let hash = MovesHash::of_moves(moves);
+    if hash != row.moves_hash {
+        return Err(problem(
+            "moves_hash",
+            format!("{}, but the game's moves hash to {hash}", row.moves_hash),
+        ));
+    }
+    let mut game = Game::new(rules);
+    for &mv in moves {
+        game.play(mv)
+            .map_err(|err| problem("moves", format!("the recorded moves do not replay: {err}")))?;
+    }
+    let Some(outcome) = game.outcome() else {
+        return Err(problem(
+            "moves",
+            format!(
+                "the game is not over after its {} recorded plies",
+                moves.len()
+            ),
+        ));
+    };
+    let replayed = |column: &'static str, found: String, expected: String| {
+        problem(
+            column,
+            format!("{found}, but the game's moves end with {expected}"),
+        )
+    };
+    let winner = Winner::of(&outcome);
+    if row.winner != winner {
+        return Err(replayed(
+            "winner",
+            winner_name(row.winner).into(),
+            winner_name(winner).into(),
+        ));
+    }
+    for (column, found, expected) in [
+        ("south_captures", row.south_captures, outcome.scores.south),
+        ("north_captures", row.north_captures, outcome.scores.north),
+    ] {
+        if found != expected {
+            return Err(replayed(column, found.to_string(), expected.to_string()));
+        }
+    }
+    if row.plies != outcome.plies {
+        return Err(replayed(
+            "plies",
+            row.plies.to_string(),
+            outcome.plies.to_string(),
+        ));
+    }
+    if row.ending != outcome.ending {
+        return Err(replayed(
+            "ending",
+            row.ending.to_string(),
+            outcome.ending.to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Appends moves as the `opening` column writes them: space-separated.
+fn push_moves(out: &mut String, moves: impl Iterator<Item = Move>) {
+    for (i, mv) in moves.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        write!(out, "{mv}").expect("writing to a String cannot fail");
+    }
+}
+
+#[cfg(test)]
+mod tests;
