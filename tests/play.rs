@@ -487,6 +487,26 @@ fn quitting_a_human_seat_stops_the_run_so_that_it_resumes() {
         err.contains("quit: the run stops in the middle of this game"),
         "{err}"
     );
+    // The same command resumes the run and plays every game.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .arg("run")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .args(["--agents-dir", &agents_dir()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let _ = stdin.write_all("1\n2\n3\n4\npass\n".repeat(200).as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().expect("the run ends");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    let games = std::fs::read_to_string(out.join("games.csv")).expect("games.csv");
+    assert_eq!(games.lines().count(), 3, "{games}");
 }
 
 /// Output shared with the test while an agent owns it.
