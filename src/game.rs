@@ -12,6 +12,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::forfeit::ForfeitReason;
 use crate::moves::{Move, MoveList};
 use crate::position::{IllegalMove, MoveEffect, Position};
 use crate::repetition::Repetitions;
@@ -29,6 +30,14 @@ pub enum Ending {
     Repetition,
     /// `no_capture_limit` plies passed without a capture.
     NoCaptureLimit,
+    /// The side to move forfeited: its agent's process crashed or exited.
+    ForfeitCrash,
+    /// The side to move forfeited: its agent did not answer in time.
+    ForfeitTimeout,
+    /// The side to move forfeited: its agent wrote a line that is not the protocol.
+    ForfeitProtocol,
+    /// The side to move forfeited: its agent named a move that is not legal.
+    ForfeitIllegal,
 }
 
 impl Ending {
@@ -38,6 +47,31 @@ impl Ending {
             Ending::Normal => "normal",
             Ending::Repetition => "repetition",
             Ending::NoCaptureLimit => "no-capture-limit",
+            Ending::ForfeitCrash => "forfeit-crash",
+            Ending::ForfeitTimeout => "forfeit-timeout",
+            Ending::ForfeitProtocol => "forfeit-protocol",
+            Ending::ForfeitIllegal => "forfeit-illegal",
+        }
+    }
+
+    /// The ending of a game lost by forfeit for `reason`.
+    pub fn forfeit(reason: ForfeitReason) -> Ending {
+        match reason {
+            ForfeitReason::Crash => Ending::ForfeitCrash,
+            ForfeitReason::Timeout => Ending::ForfeitTimeout,
+            ForfeitReason::Protocol => Ending::ForfeitProtocol,
+            ForfeitReason::Illegal => Ending::ForfeitIllegal,
+        }
+    }
+
+    /// The forfeit reason, for a game lost by forfeit.
+    pub fn forfeit_reason(self) -> Option<ForfeitReason> {
+        match self {
+            Ending::ForfeitCrash => Some(ForfeitReason::Crash),
+            Ending::ForfeitTimeout => Some(ForfeitReason::Timeout),
+            Ending::ForfeitProtocol => Some(ForfeitReason::Protocol),
+            Ending::ForfeitIllegal => Some(ForfeitReason::Illegal),
+            _ => None,
         }
     }
 }
@@ -165,6 +199,22 @@ impl Game {
     /// Whether the game is over (finished or stalled).
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
+    }
+
+    /// Ends the game by forfeit of the side to move: the other side wins
+    /// whatever the captures, which are recorded as they stand (no leftover
+    /// goes to anyone). Does nothing to a game that is already over.
+    pub fn forfeit(&mut self, reason: ForfeitReason) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let loser = self.position.side_to_move();
+        self.outcome = Some(Outcome {
+            scores: self.position.captures(),
+            winner: Some(loser.opponent()),
+            ending: Ending::forfeit(reason),
+            plies: self.plies(),
+        });
     }
 
     /// The legal moves now; none once the game is over.

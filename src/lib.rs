@@ -9,6 +9,7 @@
 mod agent;
 mod agents;
 mod diagram;
+mod forfeit;
 mod game;
 pub mod human;
 mod moves;
@@ -17,6 +18,7 @@ pub mod openings;
 mod perft;
 mod play;
 mod position;
+pub mod protocol;
 mod record;
 mod repetition;
 pub mod report;
@@ -32,11 +34,13 @@ pub use agent::{Agent, AgentRng};
 pub use agents::{check_human_input, HumanAgent, HumanSeatError};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
-    AlphaBetaBudget, Greedy, Mcts, MctsParams, NamedAgent, RandomAgent, RolloutPolicy, Roster,
-    RosterError, Score, SearchInfo, StallTracker, TablebaseAgent, TURN_SEARCH_LIMIT,
+    AlphaBetaBudget, ExternalAgent, ExternalCommand, Greedy, Mcts, MctsParams, NamedAgent,
+    RandomAgent, RolloutPolicy, Roster, RosterError, Score, SearchInfo, StallTracker,
+    TablebaseAgent, TURN_SEARCH_LIMIT,
 };
 pub use agents::{prepare_tables, shared_tables, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};
+pub use forfeit::{Forfeit, ForfeitReason};
 pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;

@@ -141,6 +141,29 @@ impl StallRules {
         repetitions: 0,
         leftover: Leftover::None,
     };
+
+    /// Refuses stall rules under which a game need not end: both the
+    /// no-capture limit and the repetition rule off.
+    ///
+    /// The check is exactly the right one. Either rule alone ends every game:
+    /// a capture takes seeds off the board for good, so a game has at most
+    /// `total seeds / 4` captures, and between two captures
+    /// - with `no_capture_limit = L > 0`, at most `L` plies are played;
+    /// - with `repetitions = R > 0`, the seeds on the board stay the same, so
+    ///   only finitely many positions (board and side to move) can occur, and
+    ///   by the pigeonhole principle one of them occurs an `R`-th time within
+    ///   `R x` their number of plies.
+    ///
+    /// With both off nothing bounds a game: on 2x2 with 1 seed per hole, two
+    /// greedy players sow the same seeds round the board without ever
+    /// capturing, and the game never ends. Agents' internal simulations may
+    /// still use [`StallRules::OFF`]; only rules given for games are checked.
+    pub fn check_ends(&self) -> Result<(), RulesError> {
+        if self.no_capture_limit == 0 && self.repetitions == 0 {
+            return Err(RulesError::EndlessGames);
+        }
+        Ok(())
+    }
 }
 
 /// Everything that decides how a game is played.
@@ -169,16 +192,29 @@ pub enum RulesError {
     NoSeeds,
     /// More seeds than the engine's hole counters hold.
     #[error(
-        "2 x {holes} holes x {seeds} seeds = {total} seeds: at most 255 seeds in all are supported"
+        "2 x {holes} holes x {seeds} seeds = {total} seeds: at most 255 seeds in all are \
+         supported, so at most {} seeds per hole on 2x{holes}",
+        max_seeds_per_hole(*holes)
     )]
     TooManySeeds {
         /// Holes per row.
         holes: u32,
         /// Seeds per hole.
         seeds: u32,
-        /// Their product, doubled.
-        total: u32,
+        /// Their product, doubled (in 64 bits: it does not wrap).
+        total: u64,
     },
+    /// No stall rule: a game could go on forever (see [`StallRules::check_ends`]).
+    #[error(
+        "no_capture_limit = 0 and repetitions = 0: a game could go on forever (on 2x2 with \
+         1 seed per hole it does); turn on at least one of them (defaults: 200 and 3)"
+    )]
+    EndlessGames,
+}
+
+/// The most seeds per hole that a board of `holes` holes per row supports.
+pub fn max_seeds_per_hole(holes: u32) -> u32 {
+    MAX_TOTAL_SEEDS / (2 * holes.max(1))
 }
 
 impl Rules {
@@ -217,8 +253,8 @@ pub fn check_board(holes: u32, seeds: u32) -> Result<(), RulesError> {
     if seeds == 0 {
         return Err(RulesError::NoSeeds);
     }
-    let total = 2 * holes * seeds;
-    if total > MAX_TOTAL_SEEDS {
+    let total = 2 * u64::from(holes) * u64::from(seeds);
+    if total > u64::from(MAX_TOTAL_SEEDS) {
         return Err(RulesError::TooManySeeds {
             holes,
             seeds,
@@ -252,6 +288,30 @@ mod tests {
         assert!(r.with_board(16, 8).is_err());
         assert!(r.with_board(16, 7).is_ok());
         assert!(r.with_board(2, 4).is_ok());
+    }
+
+    /// Regression (issue 9, item 18): 4294967295 seeds per hole once wrapped
+    /// to a small total in 32 bits.
+    #[test]
+    fn the_seed_total_is_computed_without_wrapping() {
+        let err = check_board(6, u32::MAX).unwrap_err().to_string();
+        assert!(err.contains("= 51539607540 seeds"), "{err}");
+        assert!(err.contains("at most 21 seeds per hole on 2x6"), "{err}");
+        assert_eq!(max_seeds_per_hole(16), 7);
+    }
+
+    /// Regression (issue 9, item 4): both stall rules off is refused, either on is not.
+    #[test]
+    fn games_without_any_stall_rule_are_refused() {
+        assert_eq!(StallRules::OFF.check_ends(), Err(RulesError::EndlessGames));
+        assert!(StallRules::default().check_ends().is_ok());
+        let one = |no_capture_limit, repetitions| StallRules {
+            no_capture_limit,
+            repetitions,
+            ..StallRules::OFF
+        };
+        assert!(one(1, 0).check_ends().is_ok());
+        assert!(one(0, 1).check_ends().is_ok());
     }
 
     #[test]

@@ -152,7 +152,7 @@ fn rerunning_a_finished_run_changes_nothing_and_another_experiment_needs_force()
 fn bad_input_names_file_key_and_allowed_values_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        ("name = \"small\"", &["TOML parse error"][..]),
+        ("name = \"small\"", &["line 2, column 14: "][..]),
         ("seed = 11", &["unknown field `sede`", "`seed`"]),
         ("\"i\", \"ii\"", &["unknown variant `iv`", "`iii`"]),
         ("games = 25", &["`games`", "at least 1"]),

@@ -99,6 +99,9 @@ const UPPER: u8 = 2;
 /// "No move" in a table entry; a pass is stored as 16.
 const NO_MOVE: u8 = 255;
 
+/// Bytes of one searcher's transposition table (the run's memory check).
+pub(crate) const TT_BYTES: usize = TT_SLOTS * std::mem::size_of::<Entry>();
+
 /// One transposition-table slot.
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {

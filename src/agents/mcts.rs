@@ -67,6 +67,9 @@ pub struct Mcts {
     nodes: Vec<Node>,
 }
 
+/// Bytes of one tree node (the run's memory check).
+pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
 /// A node of the tree.
 #[derive(Debug, Clone, Copy)]
 struct Node {

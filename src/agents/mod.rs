@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod evaluation;
+mod external;
 mod greedy;
 mod human;
 mod mcts;
@@ -16,6 +17,7 @@ pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
 pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
 };
+pub use external::{ExternalAgent, ExternalCommand};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use human::{check_human_input, HumanAgent, HumanSeatError};
 pub use mcts::{Mcts, MctsParams};

@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::agents::spec::AgentSpec;
+use crate::tournament::{check_regular_file, TomlPlace};
+
+/// The longest agent name, in characters.
+pub const MAX_AGENT_NAME: usize = 64;
 
 /// An agent of the roster: the file stem and what it describes.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,12 +50,12 @@ pub enum RosterError {
         /// Why.
         source: std::io::Error,
     },
-    /// The file is not TOML.
-    #[error("agent file {file} is not valid TOML: {message}")]
+    /// The file is not TOML, or not an agent table.
+    #[error("agent file {file}: {message}")]
     Syntax {
         /// The file.
         file: PathBuf,
-        /// The parser's message.
+        /// The parser's message, after `line L, column C: ` where known.
         message: String,
     },
     /// A field is missing, unknown, ill-typed or out of range.
@@ -65,6 +69,15 @@ pub enum RosterError {
         problem: String,
         /// What would be accepted.
         allowed: String,
+    },
+    /// A `*.toml` entry that is not a regular file, or whose stem is not a
+    /// usable agent name.
+    #[error("agent file {file}: {problem}")]
+    BadEntry {
+        /// The entry.
+        file: PathBuf,
+        /// What is wrong with it.
+        problem: String,
     },
     /// The directory holds no `*.toml` file.
     #[error("no agent files (*.toml) in {0}")]
@@ -90,12 +103,23 @@ enum Type {
     OneOf(&'static [&'static str]),
     /// An agent spec of its own, a table (checked when it is read).
     Agent,
+    /// A string.
+    Text,
+    /// A list of strings.
+    Strings,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
 type FieldSpec = (&'static str, Type, bool, &'static str);
 
-const KINDS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "tablebase"];
+const KINDS: &[&str] = &[
+    "random",
+    "greedy",
+    "alphabeta",
+    "mcts",
+    "tablebase",
+    "external",
+];
 
 /// The fields each kind accepts, besides `kind`.
 fn fields_of(kind: &str) -> &'static [FieldSpec] {
@@ -131,6 +155,17 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 "an agent table, e.g. { kind = \"alphabeta\", depth = 6 }",
             ),
         ],
+        "external" => &[
+            (
+                "command",
+                Type::Strings,
+                true,
+                "a list of the program and its arguments, e.g. [\"python3\", \"agents/examples/random.py\"]",
+            ),
+            ("working_dir", Type::Text, false, "a directory path"),
+            ("move_timeout_ms", Type::Count, false, "an integer at least 1"),
+            ("startup_timeout_ms", Type::Count, false, "an integer at least 1"),
+        ],
         _ => &[],
     }
 }
@@ -141,6 +176,10 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
         (Type::Agent, toml::Value::Table(_)) => true,
+        (Type::Text, toml::Value::String(_)) => true,
+        (Type::Strings, toml::Value::Array(items)) => items
+            .iter()
+            .all(|item| matches!(item, toml::Value::String(_))),
         _ => false,
     }
 }
@@ -155,7 +194,7 @@ pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterEr
     };
     let table: toml::Table = toml::from_str(text).map_err(|e| RosterError::Syntax {
         file: file.to_path_buf(),
-        message: e.message().to_string(),
+        message: TomlPlace::of(text, &e).to_string(),
     })?;
     let kinds = KINDS.join(", ");
     let kind = match table.get("kind") {
@@ -212,18 +251,26 @@ impl Roster {
         let mut agents = Vec::new();
         for entry in fs::read_dir(dir).map_err(read_dir)? {
             let path = entry.map_err(read_dir)?.path();
-            if path.extension().and_then(|e| e.to_str()) != Some("toml") || !path.is_file() {
+            if path.extension().and_then(|e| e.to_str()) != Some("toml") {
                 continue;
             }
+            let bad = |problem: String| RosterError::BadEntry {
+                file: path.clone(),
+                problem,
+            };
+            // A FIFO would block the read forever: only regular files are agents.
+            check_regular_file(&path).map_err(|err| bad(err.to_string()))?;
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .ok_or_else(|| bad("the name is not UTF-8".to_string()))?
+                .to_string();
+            Roster::check_name(&name).map_err(bad)?;
             let text = fs::read_to_string(&path).map_err(|source| RosterError::ReadFile {
                 file: path.clone(),
                 source,
             })?;
             let spec = parse_agent(&path, &text)?;
-            let name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
             agents.push(NamedAgent { name, spec });
         }
         if agents.is_empty() {
@@ -231,6 +278,27 @@ impl Roster {
         }
         agents.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(Roster { agents })
+    }
+
+    /// Refuses a name that is not a usable agent name: 1 to
+    /// [`MAX_AGENT_NAME`] ASCII letters, digits, `-`, `_`, `.` and `+`, not
+    /// beginning with `.` or `-`. Names appear in `games.csv`, file names and
+    /// command lines unquoted, so nothing that a CSV reader, a file system or a
+    /// shell treats specially is allowed.
+    pub fn check_name(name: &str) -> Result<(), String> {
+        let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+');
+        let fine = !name.is_empty()
+            && name.chars().count() <= MAX_AGENT_NAME
+            && name.chars().all(allowed)
+            && !name.starts_with(['.', '-']);
+        if fine {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name:?} is not a usable agent name: use 1 to {MAX_AGENT_NAME} letters, \
+                 digits, '-', '_', '.' and '+', not beginning with '.' or '-'"
+            ))
+        }
     }
 
     /// The agent called `name`.
@@ -282,6 +350,81 @@ mod tests {
                     assert!(e.message().contains(f.0), "{kind}: {e}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn external_files_are_read_and_checked() {
+        let file = Path::new("py.toml");
+        let ok = "kind = \"external\"\ncommand = [\"python3\", \"a.py\"]\nworking_dir = \"x\"\n\
+                  move_timeout_ms = 5\nstartup_timeout_ms = 6";
+        let spec = parse_agent(file, ok).unwrap();
+        let written = toml::to_string(&spec).unwrap();
+        assert_eq!(written.lines().count(), fields_of("external").len() + 1);
+        for (text, expected) in [
+            (
+                "command = \"python3 a.py\"",
+                "`command` is \"python3 a.py\"",
+            ),
+            ("command = [\"python3\", 3]", "`command` is"),
+            ("command = []", "`command` is out of range"),
+            (
+                "command = [\"a\"]\nmove_timeout_ms = 0",
+                "`move_timeout_ms` is out of range",
+            ),
+            ("command = [\"a\"]\nshell = true", "`shell` is unknown"),
+            ("working_dir = \"x\"", "`command` is missing"),
+        ] {
+            let err = parse_agent(file, &format!("kind = \"external\"\n{text}"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+    }
+
+    /// Regression (issue 9, item 18): TOML errors of agent files ran to
+    /// several lines.
+    #[test]
+    fn issue9_item18_a_toml_error_is_one_line_with_its_place() {
+        let err = parse_agent(Path::new("a.toml"), "kind = \"mcts\"\niterations = = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("agent file a.toml: line 2, column 14: "),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
+    }
+
+    /// Regression (issue 9, item 10): names with a newline, empty or blank
+    /// names broke `games.csv`.
+    #[test]
+    fn agent_names_keep_to_the_documented_characters() {
+        for good in [
+            "a",
+            "alphabeta-d8",
+            "mcts_5k",
+            "v1.2",
+            "a+b",
+            "A9",
+            &"x".repeat(64),
+        ] {
+            assert!(Roster::check_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            " ",
+            "a\nb",
+            "a b",
+            ".hidden",
+            "-flag",
+            "a,b",
+            "a\"b",
+            "é",
+            &"x".repeat(65),
+        ] {
+            let err = Roster::check_name(bad).unwrap_err();
+            assert!(err.contains("not a usable agent name"), "{err}");
         }
     }
 

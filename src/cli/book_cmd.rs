@@ -11,11 +11,15 @@ use clap::Args;
 use hoyito::openings::{generate_book, BookRequest};
 use hoyito::{check_board, Roster, Variant};
 
+/// The most positions a book may hold: sampling tries up to 100 times as many
+/// positions (`SAMPLES_PER_ENTRY`), which must stay a count that fits.
+const MAX_COUNT: u32 = 10_000_000;
+
 /// Arguments of `hoyito book`.
 #[derive(Debug, Args)]
 pub struct BookArgs {
     /// Which Hoyito: i, ii or iii.
-    #[arg(long, short = 'v')]
+    #[arg(long)]
     variant: Variant,
     /// Holes per row.
     #[arg(long)]
@@ -26,9 +30,9 @@ pub struct BookArgs {
     /// Uniformly random plies from the start position.
     #[arg(long)]
     plies: u32,
-    /// Positions to write (all distinct).
-    #[arg(long)]
-    count: usize,
+    /// Positions to write (all distinct), 1 to 10000000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_COUNT as i64))]
+    count: u32,
     /// The roster agent whose search evaluates the positions (an alphabeta agent).
     #[arg(long)]
     agent: String,
@@ -38,8 +42,8 @@ pub struct BookArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The roster directory.
-    #[arg(long, default_value = "agents")]
+    /// The roster: one TOML file per agent.
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
     /// Directory of table files (from `hoyito solve --out`): positions whose
     /// layer it holds are evaluated exactly.
@@ -80,7 +84,7 @@ pub fn book(args: BookArgs) -> Result<()> {
         holes: args.holes as u8,
         seeds: args.seeds as u8,
         plies: args.plies,
-        count: args.count,
+        count: args.count as usize,
         agent: args.agent.clone(),
         spec,
         max_eval: args.max_eval,

@@ -61,7 +61,7 @@ pub struct MatchArgs {
     #[arg(long)]
     force: bool,
     /// The roster: one TOML file per agent.
-    #[arg(long, default_value = "agents")]
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
     /// Print the standings every N games (0 = never) [default: about ten times a run].
     #[arg(long, value_name = "N")]

@@ -101,8 +101,12 @@ pub fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(err) => {
+            // One line per problem: a config with several invalid keys
+            // names them all, each on its own `error:` line.
             let chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
+            for line in chain.join(": ").lines() {
+                eprintln!("error: {line}");
+            }
             ExitCode::FAILURE
         }
     }

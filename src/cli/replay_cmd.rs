@@ -18,7 +18,7 @@ use hoyito::tournament::{
     empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
     Opening, Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
 };
-use hoyito::{diagram, Game, Move, Roster, Side};
+use hoyito::{diagram, Ending, Game, Move, Roster, Side};
 
 /// Arguments of `hoyito replay`.
 #[derive(Debug, Args)]
@@ -28,7 +28,7 @@ pub struct ReplayArgs {
     /// The game's id (first column of games.csv).
     game_id: u64,
     /// The roster, for agents that the saved experiment does not describe.
-    #[arg(long, default_value = "agents")]
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
 }
 
@@ -93,7 +93,7 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     };
     let (game, source) = match &record {
         Some(record) => (
-            replay_record(&scheduled, record, &mut draw)?,
+            replay_record(&scheduled, record, recorded.ending, &mut draw)?,
             format!("replayed from {MOVES_FILE}: no agent was run"),
         ),
         None => (
@@ -129,10 +129,11 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
 }
 
 /// Plays the recorded moves from the start position; the game must end with
-/// the last of them.
+/// the last of them, or there by the forfeit that `ending` records.
 fn replay_record(
     scheduled: &ScheduledGame,
     record: &MovesRow,
+    ending: Ending,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game> {
     let mut game = Game::new(scheduled.rules);
@@ -140,6 +141,9 @@ fn replay_record(
         game.play(mv)
             .with_context(|| format!("{MOVES_FILE}: game {}", record.game_id))?;
         on_move(&game, mv);
+    }
+    if let Some(reason) = ending.forfeit_reason() {
+        game.forfeit(reason);
     }
     if !game.is_over() {
         bail!(

@@ -36,7 +36,7 @@ pub struct RunArgs {
     #[arg(long)]
     force: bool,
     /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
-    #[arg(long, default_value = "agents")]
+    #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
     /// Print the standings every N games (0 = never) [default: about ten times a run].
     #[arg(long, value_name = "N")]
@@ -61,6 +61,9 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
     if let Some(threads) = args.threads {
         experiment.threads = threads;
     }
+    // The overrides are checked as if written in the file (`--games` against
+    // the largest total, `--threads` against the most threads).
+    experiment.check(&file)?;
     experiment.round_to_pairs();
     experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
     Ok((experiment, file))

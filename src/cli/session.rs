@@ -129,7 +129,7 @@ pub fn execute(session: Session) -> Result<()> {
         force,
         report_every,
     } = session;
-    let lineup = Lineup::new(experiment.agent_specs());
+    let lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
     // Tablebase agents build their tables now, so that one that cannot fails
     // to start with its reason, before the results directory is touched.
     for &variant in &experiment.rules.variants {
@@ -163,6 +163,10 @@ pub fn execute(session: Session) -> Result<()> {
         .transpose()?;
     let schedule = Schedule::new(&experiment);
     let total = schedule.len();
+    // Threads, memory and disk, before the directory is touched.
+    for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
+        eprintln!("warning: {file}: {warning}");
+    }
     let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
     let first = run_dir.done;
     if let Some(games) = run_dir.extended_from {

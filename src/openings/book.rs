@@ -174,10 +174,13 @@ impl Book {
     /// Reads and checks a book file.
     pub fn load(path: &Path) -> Result<Book, BookError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|cause| BookError::Io {
+        let io = |cause| BookError::Io {
             file: file.clone(),
             cause,
-        })?;
+        };
+        // A FIFO would block the read forever: only regular files are books.
+        crate::tournament::check_regular_file(path).map_err(io)?;
+        let text = std::fs::read_to_string(path).map_err(io)?;
         Book::parse(&text, &file)
     }
 

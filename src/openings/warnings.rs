@@ -12,7 +12,12 @@ use crate::tournament::Experiment;
 /// tables is its own or a deterministic fallback's.
 pub fn deterministic(spec: &AgentSpec) -> bool {
     match spec {
-        AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Mcts { .. } | AgentSpec::Human => false,
+        // An external agent is handed a per-game seed: assume it uses it.
+        AgentSpec::Random
+        | AgentSpec::Greedy
+        | AgentSpec::Mcts { .. }
+        | AgentSpec::External { .. }
+        | AgentSpec::Human => false,
         AgentSpec::Alphabeta { .. } => true,
         AgentSpec::Tablebase { fallback, .. } => fallback.as_deref().map_or(true, deterministic),
     }

@@ -4,7 +4,8 @@
 use std::io::{self, Write};
 
 use crate::stats::{
-    Interval, PairingStats, Proportion, RatingTable, SampleUnit, ScoreEstimate, SeatStats, Setting,
+    AgentForfeits, Interval, PairingStats, Proportion, RatingTable, SampleUnit, ScoreEstimate,
+    SeatStats, Setting,
 };
 
 use super::format::ratio;
@@ -44,6 +45,7 @@ pub fn write_markdown(
     if let Some(sprt) = &summary.sprt {
         write_sprt(&mut out, sprt)?;
     }
+    write_forfeits(&mut out, &summary.forfeits)?;
     write_methods(&mut out, summary)?;
     writeln!(out, "## Charts\n")?;
     for (title, path) in charts {
@@ -53,6 +55,32 @@ pub fn write_markdown(
         write_setting(&mut out, setting)?;
     }
     Ok(())
+}
+
+/// Forfeits per agent and reason: games lost by an agent in another process
+/// that crashed, hung, broke the protocol or named an illegal move.
+fn write_forfeits(out: &mut impl Write, forfeits: &[AgentForfeits]) -> io::Result<()> {
+    if forfeits.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "## Forfeits\n")?;
+    writeln!(
+        out,
+        "Games lost by forfeit (ending `forfeit-crash`, `-timeout`, `-protocol`, \
+         `-illegal` in `games.csv`; the agent at fault loses, captures stand as they were; \
+         its standard error is in `agents/NAME.stderr.log`). Forfeited games count in \
+         the scores below but in none of the ending columns.\n"
+    )?;
+    writeln!(out, "| agent | crash | timeout | protocol | illegal |")?;
+    writeln!(out, "|---|---|---|---|---|")?;
+    for f in forfeits {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            f.agent, f.crash, f.timeout, f.protocol, f.illegal
+        )?;
+    }
+    writeln!(out)
 }
 
 fn write_caveats(out: &mut impl Write, summary: &Summary) -> io::Result<()> {

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::caveats::{caveats, Caveat};
 use super::sprt_summary::SprtSummary;
 use crate::stats::{
-    bradley_terry, first_player, length_stats, pairings, rank, LengthStats, PairingStats,
-    RatingTable, SeatStats, Setting, Tally,
+    bradley_terry, first_player, length_stats, pairings, rank, AgentForfeits, LengthStats,
+    PairingStats, RatingTable, SeatStats, Setting, Tally,
 };
 
 /// What "first player" means in every figure below.
@@ -39,6 +39,9 @@ pub struct Summary {
     /// The run's SPRT, when its experiment has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSummary>,
+    /// Forfeits per agent and reason (agents in other processes), when any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<AgentForfeits>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
 }
@@ -87,6 +90,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         no_capture_limit: no_capture_limit.filter(|&l| l > 0),
         caveats: caveats(&settings),
         sprt: None,
+        forfeits: tally.forfeits().agents(),
         settings,
     }
 }

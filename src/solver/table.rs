@@ -366,6 +366,8 @@ pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
         path: path.to_path_buf(),
         source,
     };
+    // Opening a FIFO for reading blocks until a writer comes: refuse it first.
+    crate::tournament::check_regular_file(path).map_err(read_err)?;
     let mut file = File::open(path).map_err(read_err)?;
     let file_len = file.metadata().map_err(read_err)?.len();
     let mut header = [0u8; HEADER_LEN];

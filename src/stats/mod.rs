@@ -31,7 +31,7 @@ pub use elo::{
     elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T, SCORE_CLAMP,
 };
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
-pub use length::{length_stats, EndingCounts, LengthStats};
+pub use length::{length_stats, AgentForfeits, EndingCounts, ForfeitCounts, LengthStats};
 pub use normal::normal_cdf;
 pub use pairing::{pairings, GroupGames, PairingStats, Pentanomial, Wdl};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::game::Ending;
 use crate::tournament::{GameRow, Winner};
 
-use super::length::EndingCounts;
+use super::length::{EndingCounts, ForfeitCounts};
 use super::pairing::{Pentanomial, Wdl};
 use super::setting::Setting;
 use super::units::Units;
@@ -126,6 +126,7 @@ pub struct Tally {
     settings: BTreeMap<Setting, Counts>,
     pending: Option<PendingGame>,
     games: u64,
+    forfeits: ForfeitCounts,
 }
 
 impl Tally {
@@ -164,6 +165,7 @@ impl Tally {
             counted_lone: false,
         };
         self.games += 1;
+        self.forfeits.add(row);
         let counts = self.settings.entry(game.setting).or_default();
         counts.games += 1;
         counts
@@ -195,6 +197,11 @@ impl Tally {
     /// Games counted.
     pub fn games(&self) -> u64 {
         self.games
+    }
+
+    /// Forfeits per agent and reason.
+    pub fn forfeits(&self) -> &ForfeitCounts {
+        &self.forfeits
     }
 
     /// The agents that played, in order of first appearance (South before

@@ -8,7 +8,7 @@
 //! `experiment.toml` beside the results: it is how a rerun recognises its own
 //! directory and how `hoyito replay` rebuilds a game.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -17,8 +17,14 @@ use thiserror::Error;
 
 use crate::agents::{AgentSpec, Roster, RosterError};
 pub use crate::openings::Openings;
-use crate::rules::{check_board, LastFour, Leftover, Rules, RulesError, StallRules, Variant};
-use crate::stats::{Sprt, SprtConfig};
+use crate::rules::{LastFour, Leftover, Rules, StallRules, Variant};
+use crate::stats::SprtConfig;
+
+mod check;
+mod toml_place;
+
+pub use check::{MAX_THREADS, MAX_TOTAL_GAMES};
+pub use toml_place::TomlPlace;
 
 /// The built-in default experiment (also `configs/default.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
@@ -38,12 +44,12 @@ pub enum ConfigError {
         cause: std::io::Error,
     },
     /// Malformed TOML, an unknown key, or a value of the wrong kind.
-    #[error("{file}: {cause}")]
+    #[error("{file}: {place}")]
     Toml {
         /// The file.
         file: String,
-        /// The parser's message, with line, column, key and allowed values.
-        cause: Box<toml::de::Error>,
+        /// Where and what: `line L, column C: MESSAGE`, one line.
+        place: TomlPlace,
     },
     /// A well-formed value that cannot be run.
     #[error("{file}: key `{key}`: {message}")]
@@ -55,6 +61,10 @@ pub enum ConfigError {
         /// What is wrong and what is allowed.
         message: String,
     },
+    /// Several problems at once (at least two), one line each: a config is
+    /// checked as a whole so that every invalid key is named in one go.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Several(Vec<ConfigError>),
 }
 
 /// One experiment, as written in `configs/*.toml` and saved as `experiment.toml`.
@@ -186,10 +196,13 @@ impl Experiment {
     /// Reads and checks an experiment file.
     pub fn load(path: &Path) -> Result<Experiment, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read {
+        let read = |cause| ConfigError::Read {
             file: file.clone(),
             cause,
-        })?;
+        };
+        // A FIFO or a device would block or never end: only plain files are read.
+        check_regular_file(path).map_err(read)?;
+        let text = std::fs::read_to_string(path).map_err(read)?;
         Experiment::parse(&text, &file)
     }
 
@@ -198,7 +211,7 @@ impl Experiment {
         let mut experiment: Experiment =
             toml::from_str(text).map_err(|cause| ConfigError::Toml {
                 file: file.to_string(),
-                cause: Box::new(cause),
+                place: TomlPlace::of(text, &cause),
             })?;
         experiment.openings.load_books(file)?;
         experiment.check(file)?;
@@ -216,88 +229,11 @@ impl Experiment {
         toml::to_string(self).expect("an experiment is plain TOML data")
     }
 
-    /// Rounds `games` up to whole seat-swapped pairs.
+    /// Rounds `games` up to whole seat-swapped pairs. Never wraps: `u64::MAX`
+    /// becomes `u64::MAX - 1`, which [`Experiment::check`] refuses anyway
+    /// (call it first, after any override).
     pub fn round_to_pairs(&mut self) {
-        self.games = self.games.div_ceil(2) * 2;
-    }
-
-    /// Checks every value that the TOML types do not; `file` names the source.
-    pub fn check(&self, file: &str) -> Result<(), ConfigError> {
-        let invalid = |key: &str, message: String| ConfigError::Invalid {
-            file: file.to_string(),
-            key: key.to_string(),
-            message,
-        };
-        let name_ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-        if self.name.is_empty() || !self.name.chars().all(name_ok) || self.name.starts_with('.') {
-            return Err(invalid(
-                "name",
-                format!(
-                    "{:?} is not a usable name: use letters, digits, '-', '_' and '.' (not first)",
-                    self.name
-                ),
-            ));
-        }
-        if self.seed > i64::MAX as u64 {
-            return Err(invalid(
-                "seed",
-                format!("{} is too large: seeds are 0 to {}", self.seed, i64::MAX),
-            ));
-        }
-        if self.games == 0 {
-            return Err(invalid(
-                "games",
-                "0 games: must be at least 1 (games per pairing, per variant, per board)"
-                    .to_string(),
-            ));
-        }
-        self.rules.check(&invalid)?;
-        self.tournament.check(&invalid)?;
-        self.openings.check(self, &invalid)?;
-        if let Some(config) = self.sprt {
-            self.check_sprt(config, &invalid)?;
-        }
-        for (name, spec) in &self.roster {
-            spec.validate()
-                .map_err(|message| invalid(&format!("roster.{name}"), message))?;
-        }
-        Ok(())
-    }
-
-    /// An SPRT needs one question: two agents on one variant and board.
-    fn check_sprt(
-        &self,
-        config: SprtConfig,
-        invalid: &dyn Fn(&str, String) -> ConfigError,
-    ) -> Result<(), ConfigError> {
-        Sprt::new(config).map_err(|err| invalid("sprt", err.to_string()))?;
-        let settings = self.rules.variants.len() * self.rules.holes.len();
-        if settings != 1 {
-            return Err(invalid(
-                "sprt",
-                format!(
-                    "an SPRT tests one variant on one board; this experiment has {settings} \
-                     (give one variant in `rules.variants` and one board in `rules.holes`)"
-                ),
-            ));
-        }
-        let pairings = self.tournament.pairings();
-        if pairings.len() != 1 || pairings[0].0 == pairings[0].1 {
-            return Err(invalid(
-                "sprt",
-                format!(
-                    "an SPRT tests two agents against each other; this experiment plays {} \
-                     pairing(s){} (use two agents and no self-play)",
-                    pairings.len(),
-                    if self.tournament.self_play {
-                        " with self-play"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        Ok(())
+        self.games = self.games.saturating_add(1) / 2 * 2;
     }
 
     /// Gives every agent of the tournament its spec in `roster`: those written
@@ -350,87 +286,24 @@ impl Experiment {
             variant,
             holes,
             seeds: self.rules.seeds as u8,
-            stall: StallRules {
-                no_capture_limit: self.rules.no_capture_limit,
-                repetitions: self.rules.repetitions,
-                leftover: self.rules.leftover,
-            },
+            stall: self.rules.stall(),
             last_four: LastFour::Capturer,
         }
     }
 }
 
 impl RulesConfig {
-    fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
-        check_list(
-            &self.variants,
-            "rules.variants",
-            "give one or more of \"i\", \"ii\", \"iii\"",
-            |v| format!("{v} is listed twice: give each of \"i\", \"ii\", \"iii\" at most once"),
-            invalid,
-        )?;
-        check_list(
-            &self.holes,
-            "rules.holes",
-            "give one or more board sizes, 2 to 16 holes per row",
-            |h| format!("{h} is listed twice: give each board size once"),
-            invalid,
-        )?;
-        for &holes in &self.holes {
-            match check_board(holes, self.seeds) {
-                Ok(()) => {}
-                Err(err @ RulesError::NoSeeds) => {
-                    return Err(invalid("rules.seeds", err.to_string()))
-                }
-                Err(err) => return Err(invalid("rules.holes", err.to_string())),
-            }
+    /// The stall rules of every game.
+    pub fn stall(&self) -> StallRules {
+        StallRules {
+            no_capture_limit: self.no_capture_limit,
+            repetitions: self.repetitions,
+            leftover: self.leftover,
         }
-        Ok(())
     }
 }
 
 impl TournamentConfig {
-    fn check(&self, invalid: &dyn Fn(&str, String) -> ConfigError) -> Result<(), ConfigError> {
-        check_list(
-            &self.agents,
-            "tournament.agents",
-            "give one or more roster names",
-            |a| format!("{a:?} is listed twice: give each agent once"),
-            invalid,
-        )?;
-        match (self.format, &self.champion) {
-            (Format::Gauntlet, None) => Err(invalid(
-                "tournament.champion",
-                "missing: a gauntlet needs `champion = \"NAME\"`, one of tournament.agents"
-                    .to_string(),
-            )),
-            (Format::Gauntlet, Some(c)) if !self.agents.contains(c) => Err(invalid(
-                "tournament.champion",
-                format!(
-                    "{c:?} is not in tournament.agents ({})",
-                    self.agents.join(", ")
-                ),
-            )),
-            (Format::Gauntlet, Some(_)) if self.agents.len() < 2 => Err(invalid(
-                "tournament.agents",
-                "a gauntlet needs the champion and at least one other agent".to_string(),
-            )),
-            (Format::RoundRobin | Format::SelfPlay | Format::Ladder, Some(_)) => Err(invalid(
-                "tournament.champion",
-                format!("only a gauntlet has a champion, not a {}", self.format),
-            )),
-            (Format::RoundRobin, None) if self.agents.len() < 2 && !self.self_play => Err(invalid(
-                "tournament.agents",
-                "a round-robin needs at least two agents (or `self_play = true`)".to_string(),
-            )),
-            (Format::Ladder, None) if self.agents.len() < 2 => Err(invalid(
-                "tournament.agents",
-                "a ladder needs at least two agents, weakest first".to_string(),
-            )),
-            _ => Ok(()),
-        }
-    }
-
     /// The pairings, as indices into `agents`: `(a, b)` plays pairs of games,
     /// `a` in South's seat in the first game of each pair.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
@@ -473,22 +346,20 @@ impl TournamentConfig {
     }
 }
 
-/// Refuses an empty list (`what` says what to give) or one that names an item
-/// twice (`twice` says which).
-fn check_list<T: Ord>(
-    items: &[T],
-    key: &str,
-    what: &str,
-    twice: impl Fn(&T) -> String,
-    invalid: &dyn Fn(&str, String) -> ConfigError,
-) -> Result<(), ConfigError> {
-    if items.is_empty() {
-        return Err(invalid(key, format!("empty list: {what}")));
-    }
-    let mut seen = BTreeSet::new();
-    match items.iter().find(|x| !seen.insert(*x)) {
-        Some(item) => Err(invalid(key, twice(item))),
-        None => Ok(()),
+/// Refuses anything but a regular file (after symbolic links): reading a
+/// FIFO blocks until someone writes to it, and a device may never end. A
+/// directory gets the system's own error (`Is a directory`).
+pub fn check_regular_file(path: &Path) -> std::io::Result<()> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if kind.is_file() {
+        Ok(())
+    } else if kind.is_dir() {
+        Err(std::io::Error::from_raw_os_error(libc::EISDIR))
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO or device cannot be read)",
+        ))
     }
 }
 

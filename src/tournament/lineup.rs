@@ -1,14 +1,27 @@
 //! The agents of an experiment, by index, and the players built from them.
 //!
 //! The schedule names agents by their index in `tournament.agents`; a lineup
-//! turns an index into a roster name (for rows) and into a fresh player for
-//! one game (agents may keep state within a game, never between games). The
-//! `random` agent is not built at all: its seat plays the engine's own uniform
-//! random move, `Game::play_random`, which is what makes random-against-random
-//! games cheap enough to be the harness's speed benchmark.
+//! turns an index into a roster name (for rows) and into a player for one game
+//! (agents may keep state within a game, never between games). The `random`
+//! agent is not built at all: its seat plays the engine's own uniform random
+//! move, `Game::play_random`, which is what makes random-against-random games
+//! cheap enough to be the harness's speed benchmark.
+//!
+//! External agents are processes, too costly to start for every game: each
+//! thread keeps its idle ones in a thread-local pool keyed by roster name (and
+//! spec and log file). A game takes one (or starts one) and gives it back when
+//! it ends, so each worker thread reuses one process per agent across its
+//! games (`newgame` between them); a process that failed is dropped (killed)
+//! and the next game starts a fresh one. The pool is per thread, not per
+//! lineup, because a child started with `PR_SET_PDEATHSIG` dies with the
+//! thread that started it: the pool ends with its thread, which sends `quit`.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
 
 use crate::agent::{Agent, AgentRng};
-use crate::agents::AgentSpec;
+use crate::agents::{AgentSpec, ExternalAgent};
+use crate::forfeit::Forfeit;
 use crate::game::{Game, GameError};
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -17,20 +30,55 @@ use crate::rules::Rules;
 #[derive(Debug, Clone)]
 pub struct Lineup {
     agents: Vec<(String, AgentSpec)>,
+    log_dir: Option<PathBuf>,
+}
+
+/// What an idle external agent in the pool is for: the same name, spec and
+/// stderr log, or a fresh process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolKey {
+    name: String,
+    spec: AgentSpec,
+    log: Option<PathBuf>,
+}
+
+thread_local! {
+    /// This thread's idle external agents.
+    static IDLE: RefCell<Vec<(PoolKey, ExternalAgent)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// One player in one seat, for one game.
 pub enum Seat {
     /// The random agent: `Game::play_random` (uniform over the legal moves).
     Random,
+    /// An agent in another process, and its place in the pool.
+    External(Box<PoolKey>, ExternalAgent),
     /// Any other agent.
     Agent(Box<dyn Agent>),
+}
+
+/// Why a seat did not play a move.
+pub enum SeatError {
+    /// The agent forfeited the game.
+    Forfeit(Forfeit),
+    /// The agent chose a move the rules refuse (a bug of a built-in agent).
+    Illegal(Move, GameError),
 }
 
 impl Lineup {
     /// The lineup of named specs (from [`super::Experiment::agent_specs`]).
     pub fn new(agents: Vec<(String, AgentSpec)>) -> Lineup {
-        Lineup { agents }
+        Lineup {
+            agents,
+            log_dir: None,
+        }
+    }
+
+    /// The same lineup, its external agents' standard error appended to
+    /// `DIR/NAME.stderr.log` (a run passes its `agents/` directory).
+    pub fn with_log_dir(mut self, dir: PathBuf) -> Lineup {
+        self.log_dir = Some(dir);
+        self
     }
 
     /// How many agents.
@@ -64,38 +112,88 @@ impl Lineup {
             .collect()
     }
 
-    /// A fresh player for agent `index`.
+    /// A player for agent `index`: fresh, or an idle external process.
     pub fn seat(&self, index: usize) -> Seat {
-        match &self.agents[index].1 {
+        let (name, spec) = &self.agents[index];
+        match spec {
             AgentSpec::Random => Seat::Random,
+            AgentSpec::External { .. } => {
+                let key = PoolKey {
+                    name: name.clone(),
+                    spec: spec.clone(),
+                    log: self
+                        .log_dir
+                        .as_ref()
+                        .map(|dir| dir.join(format!("{name}.stderr.log"))),
+                };
+                let idle = IDLE.with(|idle| {
+                    let mut idle = idle.borrow_mut();
+                    let found = idle.iter().position(|(k, _)| *k == key)?;
+                    Some(idle.swap_remove(found).1)
+                });
+                let agent = idle
+                    .and_then(|mut agent| agent.is_running().then_some(agent))
+                    .unwrap_or_else(|| {
+                        spec.external(key.log.clone())
+                            .expect("an external spec builds an external agent")
+                    });
+                Seat::External(Box::new(key), agent)
+            }
             spec => Seat::Agent(spec.build()),
+        }
+    }
+
+    /// Takes back a player after its game: a running external process waits
+    /// in this thread's pool for the next game; anything else is dropped.
+    pub fn release(&self, seat: Seat) {
+        if let Seat::External(key, mut agent) = seat {
+            if agent.is_running() {
+                IDLE.with(|idle| idle.borrow_mut().push((*key, agent)));
+            }
         }
     }
 }
 
 impl Seat {
+    fn agent(&mut self) -> Option<&mut dyn Agent> {
+        match self {
+            Seat::Random => None,
+            Seat::External(_, agent) => Some(agent),
+            Seat::Agent(agent) => Some(agent.as_mut()),
+        }
+    }
+
     /// Gets ready for a new game.
     pub fn new_game(&mut self, rules: &Rules) {
-        if let Seat::Agent(agent) = self {
+        if let Some(agent) = self.agent() {
             agent.new_game(rules);
         }
     }
 
     /// Chooses and plays one move, and returns it.
-    pub fn play(&mut self, game: &mut Game, rng: &mut AgentRng) -> Result<Move, (Move, GameError)> {
-        match self {
-            Seat::Random => Ok(game.play_random(rng)),
-            Seat::Agent(agent) => {
-                let mv = agent.choose(game, rng);
-                game.play(mv).map(|_| mv).map_err(|err| (mv, err))
+    pub fn play(&mut self, game: &mut Game, rng: &mut AgentRng) -> Result<Move, SeatError> {
+        match self.agent() {
+            None => Ok(game.play_random(rng)),
+            Some(agent) => {
+                let mv = agent.try_choose(game, rng).map_err(SeatError::Forfeit)?;
+                game.play(mv)
+                    .map(|_| mv)
+                    .map_err(|err| SeatError::Illegal(mv, err))
             }
         }
     }
 
     /// Hears of a move played by either side.
     pub fn observe(&mut self, game: &Game, mv: Move) {
-        if let Seat::Agent(agent) = self {
+        if let Some(agent) = self.agent() {
             agent.observe(game, mv);
+        }
+    }
+
+    /// Hears that the game is over.
+    pub fn game_over(&mut self, game: &Game) {
+        if let Some(agent) = self.agent() {
+            agent.game_over(game);
         }
     }
 }

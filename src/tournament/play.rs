@@ -16,7 +16,7 @@ use crate::play::PlayError;
 use crate::side::{BySide, Side};
 
 use super::game_row::{GameRow, Winner};
-use super::lineup::Lineup;
+use super::lineup::{Lineup, SeatError};
 use super::moves_hash::MovesHash;
 use super::schedule::{Opening, ScheduledGame};
 use super::seeding::rng_from_seed;
@@ -37,7 +37,10 @@ pub struct GameFailure {
 /// random plies from the pair's opening seed), then fresh players of the lineup with the game's
 /// generator (told of the new game after the opening, and of every move after
 /// it, as in [`crate::play_game`]). `on_move` sees the game after every ply,
-/// opening included.
+/// opening included. An agent that forfeits (an external process that
+/// crashed, hung, broke the protocol or named an illegal move) ends the game
+/// there: [`Game::forfeit`] gives it to the other seat, with the captures as
+/// they stand and a `forfeit-*` ending.
 pub fn play_scheduled(
     scheduled: &ScheduledGame,
     opening: Opening<'_>,
@@ -75,25 +78,43 @@ pub fn play_scheduled(
     for side in Side::BOTH {
         seats[side].new_game(&rules);
     }
+    let mut failure = None;
     while !game.is_over() {
         let side = game.position().side_to_move();
-        let mv = seats[side]
-            .play(&mut game, &mut rng)
-            .map_err(|(mv, reason)| GameFailure {
-                game_id: scheduled.game_id,
-                agent: lineup.name(index[side]).to_string(),
-                cause: PlayError {
-                    side,
-                    mv,
-                    position: game.position().to_string(),
-                    reason,
-                    game: Box::new(game.clone()),
-                },
-            })?;
+        let mv = match seats[side].play(&mut game, &mut rng) {
+            Ok(mv) => mv,
+            Err(SeatError::Forfeit(forfeit)) => {
+                game.forfeit(forfeit.reason);
+                break;
+            }
+            Err(SeatError::Illegal(mv, reason)) => {
+                failure = Some(GameFailure {
+                    game_id: scheduled.game_id,
+                    agent: lineup.name(index[side]).to_string(),
+                    cause: PlayError {
+                        side,
+                        mv,
+                        position: game.position().to_string(),
+                        reason,
+                        game: Box::new(game.clone()),
+                    },
+                });
+                break;
+            }
+        };
         for side in Side::BOTH {
             seats[side].observe(&game, mv);
         }
         on_move(&game, mv);
+    }
+    for mut seat in [seats.south, seats.north] {
+        if failure.is_none() {
+            seat.game_over(&game);
+        }
+        lineup.release(seat);
+    }
+    if let Some(failure) = failure {
+        return Err(failure);
     }
     Ok(game)
 }

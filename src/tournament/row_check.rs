@@ -70,7 +70,9 @@ pub fn check_rules(row: &GameRow) -> Result<(), RowProblem> {
         std::cmp::Ordering::Less => Winner::N,
         std::cmp::Ordering::Equal => Winner::Draw,
     };
-    if row.winner != expected {
+    // A forfeit is lost whatever the captures, never drawn.
+    let forfeit = row.ending.forfeit_reason().is_some();
+    if (!forfeit && row.winner != expected) || (forfeit && row.winner == Winner::Draw) {
         return Err(problem(
             "winner",
             format!(
@@ -85,7 +87,12 @@ pub fn check_rules(row: &GameRow) -> Result<(), RowProblem> {
     let captured = u32::from(row.south_captures) + u32::from(row.north_captures);
     let fits = match row.ending {
         Ending::Normal => captured == in_play || (row.plies == 0 && captured == 0 && in_play <= 4),
-        Ending::Repetition | Ending::NoCaptureLimit => captured <= in_play,
+        Ending::Repetition
+        | Ending::NoCaptureLimit
+        | Ending::ForfeitCrash
+        | Ending::ForfeitTimeout
+        | Ending::ForfeitProtocol
+        | Ending::ForfeitIllegal => captured <= in_play,
     };
     if !fits {
         return Err(problem(
@@ -261,6 +268,10 @@ pub fn check_moves(
     for &mv in moves {
         game.play(mv)
             .map_err(|err| problem("moves", format!("the recorded moves do not replay: {err}")))?;
+    }
+    // A forfeit ends the game where it stands: the side to move lost.
+    if let Some(reason) = row.ending.forfeit_reason() {
+        game.forfeit(reason);
     }
     let Some(outcome) = game.outcome() else {
         return Err(problem(

@@ -66,7 +66,8 @@ fn errors_name_the_file_the_key_and_the_allowed_values() {
     let e = error_of(&SMALL.replace("round-robin", "gauntlet"));
     assert!(e.contains("tournament.champion"), "{e}");
     let e = error_of("name = ");
-    assert!(e.starts_with("x.toml: TOML parse error"), "{e}");
+    assert!(e.starts_with("x.toml: line 1, column 8: "), "{e}");
+    assert!(!e.contains('\n'), "{e}");
     let e = error_of(&SMALL.replace("holes = [6]", "holes = [6]\nseeds = 0"));
     assert!(e.contains("rules.seeds"), "{e}");
     let e = error_of(&SMALL.replace("\"small\"", "\"../up\""));
@@ -105,4 +106,189 @@ agents = ["random", "greedy", "alphabeta-d8"]
     let one = text.replace(r#"["random", "greedy", "alphabeta-d8"]"#, r#"["random"]"#);
     let err = Experiment::parse(&one, "l.toml").unwrap_err().to_string();
     assert!(err.contains("a ladder needs at least two agents"), "{err}");
+}
+
+/// Regression (issue 9, items 1 and 2): counts near `u64::MAX` panicked when
+/// saved or wrapped to 0 when rounded to pairs or multiplied out.
+#[test]
+fn issue9_item2_game_counts_are_checked_exactly() {
+    let mut e = Experiment::parse(SMALL, "x.toml").unwrap();
+    e.games = u64::MAX;
+    e.round_to_pairs();
+    assert_eq!(e.games, u64::MAX - 1);
+    // 3 pairings x 1 setting: at most 2^53 / 3, rounded down to pairs.
+    let largest = (MAX_TOTAL_GAMES / 3) / 2 * 2;
+    for games in [u64::MAX, i64::MAX as u64, 1 << 62, largest + 1] {
+        let text = SMALL.replace(
+            "games = 3",
+            &format!("games = {}", games.min(i64::MAX as u64)),
+        );
+        let mut e = Experiment::parse(SMALL, "x.toml").unwrap();
+        e.games = games;
+        let err = e.check("x.toml").unwrap_err().to_string();
+        assert!(err.contains(&format!("give at most {largest}")), "{err}");
+        assert!(err.contains("`games`"), "{err}");
+        if games <= i64::MAX as u64 {
+            let err = error_of(&text);
+            assert!(err.contains(&format!("give at most {largest}")), "{err}");
+        }
+    }
+    let mut e = Experiment::parse(SMALL, "x.toml").unwrap();
+    e.games = largest;
+    e.check("x.toml").unwrap();
+    // The issue's case: 2 variants x 2 boards x 1 pairing wrapped to 0.
+    let text = SMALL
+        .replace("games = 3", "games = 4611686018427387904")
+        .replace("[\"ii\"]", "[\"ii\", \"iii\"]")
+        .replace("holes = [6]", "holes = [6, 8]")
+        .replace("[\"a\", \"b\", \"c\"]", "[\"a\", \"b\"]");
+    let err = error_of(&text);
+    assert!(
+        err.contains("make 18446744073709551616 games in all"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("give at most {}", MAX_TOTAL_GAMES / 4)),
+        "{err}"
+    );
+}
+
+/// Regression (issue 9, item 18): `seeds = 40` named `rules.holes` and gave no limit.
+#[test]
+fn issue9_item18_too_many_seeds_names_rules_seeds_and_the_limit() {
+    let text = SMALL.replace("holes = [6]", "holes = [6, 12]\nseeds = 40");
+    let err = error_of(&text);
+    assert!(err.contains("`rules.seeds`"), "{err}");
+    assert!(err.contains("put 480 seeds on 2x6, 960 on 2x12;"), "{err}");
+    assert!(err.contains("at most 10 seeds per hole"), "{err}");
+    let err = error_of(&SMALL.replace("holes = [6]", "holes = [6]\nseeds = 4294967295"));
+    assert!(err.contains("51539607540 seeds on 2x6"), "{err}");
+}
+
+/// Regression (issue 9, item 4): no stall rule at all was accepted.
+#[test]
+fn issue9_item4_rules_without_any_stall_rule_are_refused() {
+    let text = SMALL.replace(
+        "holes = [6]",
+        "holes = [2]\nseeds = 1\nno_capture_limit = 0\nrepetitions = 0",
+    );
+    let err = error_of(&text);
+    assert!(
+        err.contains("`rules.no_capture_limit`") && err.contains("forever"),
+        "{err}"
+    );
+    for on in [
+        "no_capture_limit = 1\nrepetitions = 0",
+        "no_capture_limit = 0\nrepetitions = 3",
+    ] {
+        Experiment::parse(
+            &SMALL.replace("holes = [6]", &format!("holes = [6]\n{on}")),
+            "x",
+        )
+        .unwrap();
+    }
+}
+
+/// Regression (issue 9, item 10): inline roster names were not checked.
+#[test]
+fn issue9_item10_agent_names_are_checked_everywhere() {
+    let roster = "\n[roster.\"a\\nb\"]\nkind = \"random\"\n";
+    let err = error_of(&(SMALL.to_string() + roster));
+    assert!(
+        err.contains("`roster`") && err.contains("\"a\\nb\""),
+        "{err}"
+    );
+    let err = error_of(&SMALL.replace("\"c\"]", "\" \"]"));
+    assert!(
+        err.contains("`tournament.agents`") && err.contains("not a usable agent name"),
+        "{err}"
+    );
+    let err = error_of(&SMALL.replace("\"c\"]", "\"\"]"));
+    assert!(err.contains("`tournament.agents`"), "{err}");
+}
+
+/// Regression (issue 9, item 20): errors came one at a time.
+#[test]
+fn issue9_item20_every_invalid_key_is_reported_at_once() {
+    let text = SMALL
+        .replace("games = 3", "games = 0\nthreads = 5000")
+        .replace("holes = [6]", "holes = [17]\nseeds = 0")
+        .replace("\"small\"", "\"../up\"");
+    let err = error_of(&text);
+    let lines: Vec<&str> = err.lines().collect();
+    for key in [
+        "`name`",
+        "`games`",
+        "`threads`",
+        "`rules.holes`",
+        "`rules.seeds`",
+    ] {
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(key)).count(),
+            1,
+            "{key} in {err}"
+        );
+    }
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("x.toml: key `")),
+        "{err}"
+    );
+}
+
+/// The documented default: an omitted `holes` is the standard board alone.
+#[test]
+fn issue9_item20_omitted_rules_take_the_documented_defaults() {
+    let text = "name = \"d\"\nseed = 1\ngames = 2\n[tournament]\nformat = \"self-play\"\nagents = [\"a\"]\n";
+    let e = Experiment::parse(text, "d.toml").unwrap();
+    assert_eq!(e.rules.holes, vec![6]);
+    assert_eq!(e.rules.variants, Variant::ALL.to_vec());
+    assert_eq!(e.rules.seeds, 4);
+    assert_eq!((e.rules.no_capture_limit, e.rules.repetitions), (200, 3));
+    assert_eq!(e.rules.leftover, Leftover::None);
+    assert_eq!(e.threads, 0);
+    assert!(e.record.moves);
+    assert_eq!(e.openings.random_plies, 8);
+    assert!(e.sprt.is_none() && e.roster.is_empty() && !e.tournament.self_play);
+}
+
+/// The annotated example of configs/README.md, which documents every key and
+/// its default, is a valid experiment.
+#[test]
+fn issue9_item20_the_documented_example_is_valid() {
+    let readme = include_str!("../../../configs/README.md");
+    let section = &readme[readme.find("## Every key").unwrap()..];
+    let start = section.find("```toml\n").unwrap() + "```toml\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let e = Experiment::parse(text, "configs/README.md").unwrap();
+    assert_eq!(e.rules.holes, vec![6]);
+    assert!(e.sprt.is_some() && e.roster.contains_key("my-mcts"));
+    for key in [
+        "name",
+        "seed",
+        "games",
+        "threads",
+        "variants",
+        "holes",
+        "seeds",
+        "no_capture_limit",
+        "repetitions",
+        "leftover",
+        "random_plies",
+        "book",
+        "books",
+        "moves",
+        "elo0",
+        "elo1",
+        "alpha",
+        "beta",
+        "model",
+        "format",
+        "agents",
+        "champion",
+        "self_play",
+        "[roster.",
+    ] {
+        assert!(text.contains(key), "{key} is not documented");
+    }
 }

@@ -1,0 +1,6 @@
+#!/usr/bin/env python3
+"""Broken agent for tests/external.rs: never answers the handshake."""
+import sys
+
+for line in sys.stdin:
+    pass

@@ -1,0 +1,406 @@
+//! Agents in other processes (issue 10): the Python examples play whole games
+//! reproducibly, every broken agent under `tests/agents/` forfeits with the right
+//! reason while every other game stays intact, and no agent process outlives
+//! the harness, not even a `kill -9`.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hoyito::protocol::{AgentMessage, HarnessMessage};
+use hoyito::tournament::{GameRow, Winner};
+use hoyito::{
+    turn_gain, Agent, Ending, ExternalAgent, ExternalCommand, Game, Move, Rules, Side, Variant,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
+
+fn hoyito(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+/// A roster entry for `script`, with `mark` as an extra argument so that the
+/// test can find its processes in /proc.
+fn external(name: &str, script: &str, mark: &str, extra: &str) -> String {
+    format!(
+        "[roster.{name}]\nkind = \"external\"\ncommand = [\"python3\", \"{script}\", \"{mark}\"]\n{extra}\n"
+    )
+}
+
+fn experiment(games: u32, agents: &[&str], format: &str, roster: &str) -> String {
+    let list: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
+    format!(
+        "name = \"external-test\"\nseed = 5\ngames = {games}\nthreads = 1\n\
+         [rules]\nvariants = [\"ii\"]\nholes = [6]\n[openings]\nrandom_plies = 2\n\
+         [tournament]\n{format}\nagents = [{}]\n[roster.random]\nkind = \"random\"\n\
+         [roster.greedy]\nkind = \"greedy\"\n{roster}",
+        list.join(", ")
+    )
+}
+
+fn rows(dir: &Path) -> Vec<GameRow> {
+    csv::Reader::from_path(dir.join("games.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The processes whose command line holds `mark` (zombies excluded).
+fn processes_with(mark: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).contains(mark) && !stat.contains(") Z") {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn mark(test: &str) -> String {
+    format!("hoyito-test-{test}-{}", std::process::id())
+}
+
+fn run(dir: &Path, config: &str, threads: &str) -> Output {
+    let file = dir.join("experiment.toml");
+    fs::write(&file, config).unwrap();
+    let out = dir.join(format!("run-{threads}"));
+    hoyito(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        threads,
+    ])
+}
+
+#[test]
+fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
+    let mark = mark("broken");
+    let broken = [
+        ("crash", "tests/agents/crash.py", "", Ending::ForfeitCrash),
+        (
+            "silent",
+            "tests/agents/silent.py",
+            "move_timeout_ms = 300",
+            Ending::ForfeitTimeout,
+        ),
+        (
+            "garbage",
+            "tests/agents/garbage.py",
+            "",
+            Ending::ForfeitProtocol,
+        ),
+        (
+            "illegal",
+            "tests/agents/illegal.py",
+            "",
+            Ending::ForfeitIllegal,
+        ),
+        (
+            "dead",
+            "tests/agents/dead_at_start.py",
+            "",
+            Ending::ForfeitCrash,
+        ),
+        ("flood", "tests/agents/flood.py", "", Ending::Normal),
+        (
+            "mute",
+            "tests/agents/mute.py",
+            "startup_timeout_ms = 300",
+            Ending::ForfeitTimeout,
+        ),
+    ];
+    let mut roster = String::new();
+    let mut agents = vec!["greedy"];
+    for (name, script, extra, _) in broken {
+        roster.push_str(&external(name, script, &mark, extra));
+        agents.push(name);
+    }
+    let config = experiment(
+        4,
+        &agents,
+        "format = \"gauntlet\"\nchampion = \"greedy\"",
+        &roster,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &config, "2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let run_dir = dir.path().join("run-2");
+    let rows = rows(&run_dir);
+    assert_eq!(rows.len(), 4 * broken.len(), "every game is played");
+    for row in &rows {
+        let (name, side) = if row.south == "greedy" {
+            (row.north.as_str(), Side::North)
+        } else {
+            (row.south.as_str(), Side::South)
+        };
+        let expected = broken.iter().find(|b| b.0 == name).unwrap().3;
+        assert_eq!(row.ending, expected, "{name}: {row:?}");
+        if expected != Ending::Normal {
+            // The seat at fault loses, whatever the captures.
+            let winner = match side {
+                Side::South => Winner::N,
+                Side::North => Winner::S,
+            };
+            assert_eq!(row.winner, winner, "{name}: {row:?}");
+        } else {
+            assert!(row.plies > 2, "{row:?}");
+        }
+    }
+    // Standard error goes to the logs, not the terminal.
+    let flood = fs::metadata(run_dir.join("agents/flood.stderr.log")).unwrap();
+    assert!(flood.len() > 100_000, "{}", flood.len());
+    let dead = fs::read_to_string(run_dir.join("agents/dead.stderr.log")).unwrap();
+    assert!(dead.contains("dead_at_start: giving up"), "{dead}");
+    let garbage = fs::read_to_string(run_dir.join("agents/garbage.stderr.log")).unwrap();
+    assert!(garbage.contains("hoyito: forfeit (protocol)"), "{garbage}");
+    assert!(!stderr.contains("xxxxxxxx") && !stderr.contains("giving up"));
+    // A forfeited game replays from its record to the same row.
+    let garbage_game = rows
+        .iter()
+        .find(|r| r.ending == Ending::ForfeitProtocol)
+        .unwrap();
+    let id = garbage_game.game_id.to_string();
+    let replay = hoyito(&["replay", run_dir.to_str().unwrap(), &id]);
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(
+        text.contains("ended: forfeit-protocol") && text.contains("matches the row"),
+        "{text}"
+    );
+    // The report counts the forfeits per agent and reason.
+    let report = fs::read_to_string(run_dir.join("report.md")).unwrap();
+    assert!(report.contains("| silent | 0 | 4 | 0 | 0 |"), "{report}");
+    assert_all_gone(&mark);
+}
+
+#[test]
+fn python_examples_play_whole_games_identically_on_any_thread_count() {
+    let mark = mark("examples");
+    let dir = tempfile::tempdir().unwrap();
+    // py-random runs under tee.py, which logs the exchange: one handshake per
+    // worker thread shows that one process plays all of a thread's games.
+    let exchange = dir.path().join("exchange.log");
+    let mut roster = format!(
+        "[roster.py-random]\nkind = \"external\"\ncommand = [\"python3\", \
+         \"agents/examples/tee.py\", \"{}\", \"python3\", \"agents/examples/random.py\", \"{mark}\"]\n",
+        exchange.display()
+    );
+    roster.push_str(&external(
+        "py-greedy",
+        "agents/examples/greedy.py",
+        &mark,
+        "",
+    ));
+    let config = experiment(
+        6,
+        &["random", "greedy", "py-random", "py-greedy"],
+        "format = \"round-robin\"",
+        &roster,
+    );
+    let mut handshakes = Vec::new();
+    for threads in ["1", "2"] {
+        let out = run(dir.path(), &config, threads);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log = fs::read_to_string(&exchange).unwrap_or_default();
+        handshakes.push(log.lines().filter(|l| *l == "> hoyito 1").count());
+        fs::remove_file(&exchange).unwrap();
+    }
+    assert_eq!(handshakes[0], 1, "one thread, one process");
+    assert!((1..=2).contains(&handshakes[1]), "{handshakes:?}");
+    let one = fs::read(dir.path().join("run-1/games.csv")).unwrap();
+    let two = fs::read(dir.path().join("run-2/games.csv")).unwrap();
+    assert_eq!(one, two, "1 and 2 threads differ");
+    let rows = rows(&dir.path().join("run-1"));
+    assert_eq!(rows.len(), 6 * 6);
+    for row in &rows {
+        assert!(row.ending.forfeit_reason().is_none(), "{row:?}");
+        assert!(row.plies > 10, "{row:?}");
+    }
+    assert_all_gone(&mark);
+}
+
+/// Starts a run whose `silent` agent never answers, waits for the agent, and
+/// hands back the harness.
+fn run_with_a_silent_agent(dir: &Path, mark: &str) -> std::process::Child {
+    let roster = external(
+        "silent",
+        "tests/agents/silent.py",
+        mark,
+        "move_timeout_ms = 60000",
+    );
+    let config = experiment(
+        2,
+        &["random", "silent"],
+        "format = \"round-robin\"",
+        &roster,
+    );
+    let file = dir.join("experiment.toml");
+    fs::write(&file, config).unwrap();
+    let out = dir.join("run");
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while processes_with(mark).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the agent never started"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+/// Waits up to 5 s for every process with `mark` to go: an agent killed with
+/// the harness is reaped a moment later.
+fn assert_all_gone(mark: &str) {
+    let start = Instant::now();
+    while !processes_with(mark).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "agent processes outlived the harness: {:?}",
+            processes_with(mark)
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn agents_die_with_an_interrupted_harness() {
+    let mark = mark("ctrl-c");
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run_with_a_silent_agent(dir.path(), &mark);
+    // Ctrl-C twice: the second exits at once, with games in hand.
+    for _ in 0..2 {
+        // SAFETY: sends SIGINT to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        thread::sleep(Duration::from_millis(100));
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_all_gone(&mark);
+}
+
+#[test]
+fn agents_die_with_a_killed_harness() {
+    let mark = mark("kill9");
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run_with_a_silent_agent(dir.path(), &mark);
+    child.kill().unwrap(); // SIGKILL: no destructor runs in the harness.
+    child.wait().unwrap();
+    assert_all_gone(&mark);
+}
+
+#[test]
+fn protocol_lines_round_trip() {
+    for line in [
+        "hoyito 1",
+        "newgame iii 3 2 N seed=99 no_capture_limit=200 repetitions=3 leftover=none last_four=capturer",
+        "go 2,2,0/0,3,1 S 0-4 legal 1 2",
+        "go 0,0,0/1,0,2 S 5-4 legal pass nodes=500 time_ms=20",
+        "moved pass",
+        "gameover S 10-2 forfeit-illegal",
+        "quit",
+    ] {
+        let msg: HarnessMessage = line.parse().unwrap();
+        assert_eq!(msg.to_string(), line);
+    }
+    for line in ["ready anything goes here", "move 7", "move pass"] {
+        let msg: AgentMessage = line.parse().unwrap();
+        assert_eq!(msg.to_string(), line);
+    }
+    assert!("move seven".parse::<AgentMessage>().is_err());
+}
+
+/// The gain the built-in greedy agent gives `mv`: its capture plus, after an
+/// extra move, the best of the rest of the turn.
+fn gain(game: &Game, mv: Move) -> u32 {
+    let pos = game.position();
+    let me = pos.side_to_move();
+    let mut gain = None;
+    pos.for_each_child(game.rules(), |m, child, effect| {
+        if m == mv {
+            let own = u32::from(child.captures()[me] - pos.captures()[me]);
+            let rest = if effect.extra_move {
+                turn_gain(&child, game.rules())
+            } else {
+                0
+            };
+            gain = Some(own + rest);
+        }
+    });
+    gain.expect("a legal move")
+}
+
+/// py-greedy's simulator agrees with the engine: in every position of random
+/// games of every variant, the move it picks has the built-in greedy's best gain.
+#[test]
+fn py_greedy_picks_a_move_of_the_best_gain_in_every_variant() {
+    let mut agent = ExternalAgent::new(
+        ExternalCommand {
+            command: vec!["python3".into(), "agents/examples/greedy.py".into()],
+            working_dir: None,
+            move_timeout_ms: 10_000,
+            startup_timeout_ms: 10_000,
+        },
+        None,
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut checked = 0;
+    for variant in [Variant::I, Variant::Ii, Variant::Iii] {
+        for holes in [4, 6] {
+            let rules = Rules::new(variant).with_board(holes, 4).unwrap();
+            for _ in 0..8 {
+                let mut game = Game::new(rules);
+                agent.new_game(&rules);
+                while !game.is_over() {
+                    if game.position().side_to_move() == Side::North {
+                        game.play_random(&mut rng);
+                        continue;
+                    }
+                    let best = game.legal_moves().iter().map(|&m| gain(&game, m)).max();
+                    let mv = agent.try_choose(&game, &mut rng).expect("py-greedy plays");
+                    assert_eq!(
+                        Some(gain(&game, mv)),
+                        best,
+                        "{variant} {}: {mv}",
+                        game.position()
+                    );
+                    game.play(mv).unwrap();
+                    checked += 1;
+                }
+                agent.game_over(&game);
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
