@@ -6,7 +6,9 @@
 //! and tells the agent of the shortened game as of a new one. The agent draws
 //! on a ChaCha generator seeded from the session's seed and the hint agent on
 //! another stream of the same seed, so asking for a hint never changes what the
-//! agent plays: the same seed and the same entries give the same game.
+//! agent plays: the same seed and the same entries give the same game. An
+//! agent that forfeits (an external program that crashed, hung or broke the
+//! protocol) loses the game, as in a tournament.
 
 use std::io::{self, BufRead, Write};
 
@@ -196,6 +198,7 @@ impl Session {
             }
         }
         let outcome = self.game.outcome().expect("the loop ends with the game");
+        self.opponent.agent.game_over(&self.game);
         writeln!(out, "\n{}", self.board())?;
         writeln!(out, "Game over: {}.", result_line(&outcome, &self.names))?;
         self.summary(out)?;
@@ -226,7 +229,14 @@ impl Session {
 
     fn agent_move(&mut self, out: &mut impl Write) -> Result<(), SessionError> {
         let side = self.game.position().side_to_move();
-        let mv = self.opponent.agent.choose(&self.game, &mut self.rng);
+        let mv = match self.opponent.agent.try_choose(&self.game, &mut self.rng) {
+            Ok(mv) => mv,
+            Err(forfeit) => {
+                writeln!(out, "{side} ({}) loses by {forfeit}", self.opponent.name)?;
+                self.game.forfeit(forfeit.reason);
+                return Ok(());
+            }
+        };
         if let Err(reason) = self.game.position().play(self.game.rules(), mv) {
             let game = self.game.clone();
             return Err(Box::new(PlayError {
