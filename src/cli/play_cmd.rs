@@ -11,8 +11,14 @@ use hoyito::human::{play_session, PlaySetup, Player};
 use hoyito::{prepare_tables, Roster, Rules, Side, Variant};
 
 /// The agent that answers `hint` unless `--hint-agent` names another: the
-/// strongest agent of the shipped roster on Hoyito II 2x6 (configs/ladder.toml).
+/// strongest agent of the shipped roster on Hoyito II 2x6 (configs/ladder.toml),
+/// on boards of up to 6 holes per row.
 const DEFAULT_HINT_AGENT: &str = "alphabeta-d16";
+/// The default hint agent on larger boards, where 16 plies take half a minute
+/// a move (measured on 2x12): an answer within a second.
+const DEFAULT_HINT_AGENT_LARGE: &str = "alphabeta-d8";
+/// The largest board, in holes per row, that gets [`DEFAULT_HINT_AGENT`].
+const DEEP_HINT_MAX_HOLES: u32 = 6;
 
 /// A seat, as typed.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -42,7 +48,8 @@ pub struct PlayArgs {
     #[arg(long = "as", value_enum, default_value = "south")]
     seat: Seat,
     /// The agent that answers `hint` (roster name) [default: alphabeta-d16, the
-    /// strongest of the shipped roster].
+    /// strongest of the shipped roster, up to 6 holes per row; alphabeta-d8 on
+    /// larger boards, where 16 plies are too slow to wait for].
     #[arg(long)]
     hint_agent: Option<String>,
     /// Seeds the agents' random generators: the same seed and entries give the same game.
@@ -57,7 +64,14 @@ pub struct PlayArgs {
 pub fn play(args: PlayArgs) -> Result<()> {
     let rules = Rules::new(args.variant).with_board(args.holes, args.seeds)?;
     let roster = Roster::load(&args.agents_dir)?;
-    let hint_name = args.hint_agent.as_deref().unwrap_or(DEFAULT_HINT_AGENT);
+    let hint_name = args
+        .hint_agent
+        .as_deref()
+        .unwrap_or(if args.holes <= DEEP_HINT_MAX_HOLES {
+            DEFAULT_HINT_AGENT
+        } else {
+            DEFAULT_HINT_AGENT_LARGE
+        });
     let player = |name: &str, role: &str| -> Result<Player> {
         let spec = &roster.get(name).with_context(|| role.to_string())?.spec;
         prepare_tables(spec, &rules).with_context(|| format!("{role} {name}"))?;
