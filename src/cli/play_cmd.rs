@@ -60,6 +60,15 @@ pub struct PlayArgs {
     agents_dir: PathBuf,
 }
 
+/// The hint agent for a board of `holes` holes per row.
+fn default_hint_agent(holes: u32) -> &'static str {
+    if holes <= DEEP_HINT_MAX_HOLES {
+        DEFAULT_HINT_AGENT
+    } else {
+        DEFAULT_HINT_AGENT_LARGE
+    }
+}
+
 /// Runs `hoyito play`.
 pub fn play(args: PlayArgs) -> Result<()> {
     let rules = Rules::new(args.variant).with_board(args.holes, args.seeds)?;
@@ -67,11 +76,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
     let hint_name = args
         .hint_agent
         .as_deref()
-        .unwrap_or(if args.holes <= DEEP_HINT_MAX_HOLES {
-            DEFAULT_HINT_AGENT
-        } else {
-            DEFAULT_HINT_AGENT_LARGE
-        });
+        .unwrap_or(default_hint_agent(args.holes));
     let player = |name: &str, role: &str| -> Result<Player> {
         let spec = &roster.get(name).with_context(|| role.to_string())?.spec;
         prepare_tables(spec, &rules).with_context(|| format!("{role} {name}"))?;
@@ -95,4 +100,17 @@ pub fn play(args: PlayArgs) -> Result<()> {
     };
     play_session(setup, &mut io::stdin().lock(), &mut io::stdout().lock())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deep_hint_is_kept_to_boards_where_it_answers_at_once() {
+        assert_eq!(default_hint_agent(4), "alphabeta-d16");
+        assert_eq!(default_hint_agent(6), "alphabeta-d16");
+        assert_eq!(default_hint_agent(7), "alphabeta-d8");
+        assert_eq!(default_hint_agent(12), "alphabeta-d8");
+    }
 }
