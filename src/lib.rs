@@ -11,6 +11,7 @@ mod agents;
 mod diagram;
 mod forfeit;
 mod game;
+pub mod human;
 mod moves;
 mod notation;
 pub mod openings;
@@ -30,6 +31,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use agent::{Agent, AgentRng};
+pub use agents::{check_human_input, HumanAgent, HumanSeatError};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,
     AlphaBetaBudget, ExternalAgent, ExternalCommand, Greedy, Mcts, MctsParams, NamedAgent,

@@ -6,6 +6,7 @@ mod alphabeta;
 mod evaluation;
 mod external;
 mod greedy;
+mod human;
 mod mcts;
 mod random;
 mod roster;
@@ -18,6 +19,7 @@ pub use evaluation::{
 };
 pub use external::{ExternalAgent, ExternalCommand};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
+pub use human::{check_human_input, HumanAgent, HumanSeatError};
 pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};

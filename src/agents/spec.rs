@@ -14,6 +14,7 @@ use crate::agent::Agent;
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
 use crate::agents::external::{ExternalAgent, ExternalCommand};
 use crate::agents::greedy::Greedy;
+use crate::agents::human::HumanAgent;
 use crate::agents::mcts::{Mcts, MctsParams};
 use crate::agents::random::RandomAgent;
 use crate::agents::tablebase::TablebaseAgent;
@@ -51,6 +52,8 @@ pub enum AgentSpec {
     Random,
     /// [`Greedy`].
     Greedy,
+    /// [`HumanAgent`]: a person at the terminal (one game at a time).
+    Human,
     /// [`AlphaBeta`]: depth 8 when no budget is given.
     Alphabeta {
         /// Deepest iteration in plies, 1..=64.
@@ -133,6 +136,7 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => "random",
             AgentSpec::Greedy => "greedy",
+            AgentSpec::Human => "human",
             AgentSpec::Alphabeta { .. } => "alphabeta",
             AgentSpec::Mcts { .. } => "mcts",
             AgentSpec::Tablebase { .. } => "tablebase",
@@ -144,7 +148,7 @@ impl AgentSpec {
     /// is allowed.
     pub fn validate(&self) -> Result<(), String> {
         match self {
-            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Human => Ok(()),
             AgentSpec::External {
                 command,
                 move_timeout_ms,
@@ -226,6 +230,12 @@ impl AgentSpec {
                              fall back on another)"
                             .into());
                     }
+                    if fallback.kind() == "human" {
+                        return Err("fallback.kind = \"human\" is out of range: allowed \
+                             random, greedy, alphabeta or mcts (a person cannot stand in \
+                             for a search)"
+                            .into());
+                    }
                     fallback.validate().map_err(|e| format!("fallback.{e}"))
                 } else {
                     Ok(())
@@ -247,7 +257,10 @@ impl AgentSpec {
     ///   own business).
     pub fn memory_per_instance(&self, holes: u8) -> u64 {
         match self {
-            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::External { .. } => 0,
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Human
+            | AgentSpec::External { .. } => 0,
             AgentSpec::Alphabeta { .. } => crate::agents::alphabeta::TT_BYTES as u64,
             &AgentSpec::Mcts { iterations, .. } => {
                 let nodes = 1 + u64::from(iterations) * u64::from(holes.max(1));
@@ -260,9 +273,10 @@ impl AgentSpec {
     }
 
     /// Whether the agent plays the same moves from the same seed on any machine:
-    /// false only for a wall-clock budget.
+    /// false for a wall-clock budget and for a person.
     pub fn reproducible(&self) -> bool {
         match self {
+            AgentSpec::Human => false,
             AgentSpec::Alphabeta {
                 time_ms: Some(_), ..
             } => false,
@@ -316,6 +330,7 @@ impl AgentSpec {
             )),
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(Greedy),
+            AgentSpec::Human => Box::new(HumanAgent::terminal()),
             AgentSpec::Alphabeta {
                 depth,
                 nodes,
@@ -359,7 +374,7 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind())?;
         match *self {
-            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Human => Ok(()),
             AgentSpec::Alphabeta {
                 depth,
                 nodes,
@@ -519,6 +534,20 @@ mod tests {
             let back = read(&toml::to_string(&spec).unwrap()).unwrap();
             assert_eq!(spec, back);
         }
+    }
+
+    #[test]
+    fn a_human_seat_reads_and_is_not_reproducible() {
+        let human = read("kind = \"human\"").unwrap();
+        assert_eq!(human, AgentSpec::Human);
+        assert_eq!(human.to_string(), "human");
+        assert!(!human.reproducible());
+        let tb =
+            read("kind = \"tablebase\"\nmax_seeds = 4\nfallback = { kind = \"human\" }").unwrap();
+        assert!(tb
+            .validate()
+            .unwrap_err()
+            .starts_with("fallback.kind = \"human\""));
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod agents_cmd;
 mod book_cmd;
 mod export_cmd;
 mod match_cmd;
+mod play_cmd;
 mod position_cmds;
 mod replay_cmd;
 mod report_cmd;
@@ -37,6 +38,8 @@ enum Command {
     Show(position_cmds::ShowArgs),
     /// Run an experiment (default: the built-in one) into a results directory.
     Run(run_cmd::RunArgs),
+    /// Play an agent yourself on the terminal (undo, hint, quit).
+    Play(play_cmd::PlayArgs),
     /// Play two agents against each other from flags alone (optionally until an SPRT decides).
     Match(match_cmd::MatchArgs),
     /// Replay one game of a run, drawing the board after every move.
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => position_cmds::show(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Match(args) => match_cmd::run_match(args),
+        Command::Play(args) => play_cmd::play(args),
         Command::Replay(args) => replay_cmd::replay(args),
         Command::Export(args) => export_cmd::export(args),
         Command::Report(args) => report_cmd::report(args),

@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use hoyito::openings::opening_warnings;
-use hoyito::prepare_tables;
 use hoyito::report::{
     read_games_csv, significant, write_report_from_csv, write_standings, SprtLine,
 };
@@ -27,6 +26,7 @@ use hoyito::tournament::{
     append_timings, open_run_dir, run_games, Experiment, Flow, GameRow, Lineup, RunTimes, Schedule,
     SprtTracker, Stopped, Watch, Work, GAMES_FILE, TIMINGS_FILE,
 };
+use hoyito::{check_human_input, prepare_tables, AgentSpec};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Set by Ctrl-C (or SIGTERM): finish the games in hand and stop.
@@ -97,6 +97,14 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
+/// Whether a person takes a seat.
+fn lineup_has_human(experiment: &Experiment) -> bool {
+    experiment
+        .agent_specs()
+        .iter()
+        .any(|(_, spec)| *spec == AgentSpec::Human)
+}
+
 /// Installs the Ctrl-C handler: the first press asks the run to stop after
 /// the games in hand, the second exits at once (every file is flushed per
 /// chunk and resumes from a cut line).
@@ -132,6 +140,12 @@ pub fn execute(session: Session) -> Result<()> {
             }
         }
     }
+    // A person at the board: their input must be readable, and one game at a
+    // time with no progress bar over the prompt.
+    let human = lineup_has_human(&experiment);
+    if human {
+        check_human_input().with_context(|| format!("{file}: a human agent plays"))?;
+    }
     let clocked = lineup.unreproducible();
     if !clocked.is_empty() {
         eprintln!(
@@ -164,6 +178,7 @@ pub fn execute(session: Session) -> Result<()> {
         );
     }
     let threads = match experiment.threads {
+        _ if human => 1,
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
@@ -206,7 +221,11 @@ pub fn execute(session: Session) -> Result<()> {
     let mut wall = Duration::ZERO;
     if first < total && !decided_before {
         catch_interrupts();
-        live.bar = progress_bar(total, first);
+        live.bar = if human {
+            None
+        } else {
+            progress_bar(total, first)
+        };
         let work = Work {
             schedule: &schedule,
             lineup: &lineup,

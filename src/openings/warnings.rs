@@ -16,7 +16,8 @@ pub fn deterministic(spec: &AgentSpec) -> bool {
         AgentSpec::Random
         | AgentSpec::Greedy
         | AgentSpec::Mcts { .. }
-        | AgentSpec::External { .. } => false,
+        | AgentSpec::External { .. }
+        | AgentSpec::Human => false,
         AgentSpec::Alphabeta { .. } => true,
         AgentSpec::Tablebase { fallback, .. } => fallback.as_deref().map_or(true, deterministic),
     }
