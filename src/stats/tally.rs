@@ -63,9 +63,34 @@ pub(crate) struct GroupCounts {
     pub(crate) south: Units,
     /// The same, over the games that ended normally.
     pub(crate) south_normal: Units,
-    seen_games: HashSet<(bool, u64)>,
-    seen_pairs: HashSet<(u64, u64)>,
-    seen_lone: HashSet<(bool, u64)>,
+    /// Keys of [`game_key`] and [`pair_key`]: one 64-bit word per game and
+    /// per pair, so that the sets cost about 9 to 18 bytes per entry.
+    seen_games: HashSet<u64>,
+    seen_pairs: HashSet<u64>,
+    seen_lone: HashSet<u64>,
+}
+
+/// A game's key among the games of its group: its moves hash, told apart by
+/// whether the first agent sat South. Two different games share a key only
+/// if their 64-bit hashes collide (with or without the seat mask), which is
+/// no likelier than a collision of the hashes themselves.
+fn game_key(first_south: bool, hash: u64) -> u64 {
+    const SEAT_MASK: u64 = 0x9E37_79B9_7F4A_7C15;
+    if first_south {
+        hash ^ SEAT_MASK
+    } else {
+        hash
+    }
+}
+
+/// A pair's key: its two games' hashes in game order, mixed into one word
+/// (the SplitMix64 finaliser of the first, plus the second), as unlikely to
+/// collide as two 64-bit hashes.
+fn pair_key(first: u64, second: u64) -> u64 {
+    let mut z = first.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)).wrapping_add(second)
 }
 
 /// The pair counts of two different agents on one setting over all their
@@ -179,7 +204,7 @@ impl Tally {
         let group = counts.groups.entry((first, south.max(north))).or_default();
         group.games += 1;
         group.endings.add(row.ending);
-        if group.seen_games.insert((south == first, game.hash)) {
+        if group.seen_games.insert(game_key(south == first, game.hash)) {
             group.distinct_games += 1;
         }
         match self.pending.take() {
@@ -235,7 +260,9 @@ impl GroupCounts {
     /// returns it, marked with whether it was counted as a distinct unit.
     fn add_lone(&mut self, first: AgentId, mut game: PendingGame) -> PendingGame {
         self.unpaired += 1;
-        game.counted_lone = self.seen_lone.insert((game.south == first, game.hash));
+        game.counted_lone = self
+            .seen_lone
+            .insert(game_key(game.south == first, game.hash));
         if game.counted_lone {
             self.score.add_lone(game.half_points(first));
             self.south.add_lone(game.south_half);
@@ -252,7 +279,7 @@ impl GroupCounts {
         self.unpaired -= 1;
         if partner.counted_lone {
             self.seen_lone
-                .remove(&(partner.south == first, partner.hash));
+                .remove(&game_key(partner.south == first, partner.hash));
             self.score.remove_lone(partner.half_points(first));
             self.south.remove_lone(partner.south_half);
             if partner.normal {
@@ -263,7 +290,7 @@ impl GroupCounts {
         self.pairs += 1;
         let (a, b) = (partner.half_points(first), game.half_points(first));
         self.all_pairs.0[a + b] += 1;
-        if !self.seen_pairs.insert((partner.hash, game.hash)) {
+        if !self.seen_pairs.insert(pair_key(partner.hash, game.hash)) {
             return;
         }
         self.distinct_pairs += 1;
