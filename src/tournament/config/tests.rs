@@ -1,3 +1,4 @@
+//! Unit tests of `config`, kept beside it in their own file so that the module stays short.
 use super::*;
 
 const SMALL: &str = r#"

@@ -1,3 +1,4 @@
+//! Unit tests of `row_check`, kept beside it in their own file so that the module stays short.
 use super::*;
 use crate::tournament::{fill_row, play_scheduled, Lineup};
 

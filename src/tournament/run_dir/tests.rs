@@ -1,3 +1,4 @@
+//! Unit tests of `run_dir`, kept beside it in their own file so that the module stays short.
 use super::*;
 
 /// An experiment that records no moves: `games.csv` alone.

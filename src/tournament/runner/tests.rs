@@ -1,3 +1,4 @@
+//! Unit tests of `runner`, kept beside it in their own file so that the module stays short.
 use super::*;
 use crate::agents::AgentSpec;
 use crate::tournament::config::Experiment;
