@@ -6,14 +6,14 @@
 //! an ordinary run in every respect: it writes its `experiment.toml`,
 //! resumes, extends with a larger `--games`, and reports like any other.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::Experiment;
 use hoyito::{Roster, Variant};
 
-use super::session::{execute, Session};
+use super::session::{execute, RunOutputArgs};
 
 /// Games per match when no SPRT runs.
 const DEFAULT_GAMES: u64 = 200;
@@ -54,18 +54,8 @@ pub struct MatchArgs {
     /// Worker threads, 0 = all cores.
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Results directory [default: runs/AGENT-vs-OPPONENT].
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Run into a directory that holds another experiment, deleting its results.
-    #[arg(long)]
-    force: bool,
-    /// The roster: one TOML file per agent.
-    #[arg(long, value_name = "DIR", default_value = "agents")]
-    agents_dir: PathBuf,
-    /// Print the standings every N games (0 = never) [default: about ten times a run].
-    #[arg(long, value_name = "N")]
-    report_every: Option<u64>,
+    #[command(flatten)]
+    output: RunOutputArgs,
 }
 
 /// `A,B` as two finite numbers.
@@ -170,18 +160,8 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let text = experiment_text(&args)?;
     let mut experiment = Experiment::parse(&text, label)?;
     experiment.round_to_pairs();
-    experiment.resolve_agents(label, || Roster::load(&args.agents_dir))?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("runs").join(&experiment.name));
-    execute(Session {
-        experiment,
-        file: label.to_string(),
-        out,
-        force: args.force,
-        report_every: args.report_every,
-    })
+    experiment.resolve_agents(label, || Roster::load(&args.output.agents_dir))?;
+    execute(args.output.session(experiment, label.to_string()))
 }
 
 #[cfg(test)]

@@ -6,23 +6,20 @@
 //! run again with a larger `--games` extends it: the games played are kept and
 //! the new ones follow them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
 use hoyito::tournament::{Experiment, DEFAULT_CONFIG_NAME};
 use hoyito::Roster;
 
-use super::session::{execute, Session};
+use super::session::{execute, RunOutputArgs};
 
 /// Arguments of `hoyito run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Experiment file (TOML, see configs/); without it, the built-in default experiment.
     config: Option<PathBuf>,
-    /// Results directory [default: runs/NAME, NAME from the experiment].
-    #[arg(long)]
-    out: Option<PathBuf>,
     /// Worker threads, 0 = all cores [default: the experiment's `threads`].
     #[arg(long)]
     threads: Option<usize>,
@@ -32,15 +29,8 @@ pub struct RunArgs {
     /// Master seed (overrides `seed`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
-    /// Run into a directory that holds another experiment, deleting its results.
-    #[arg(long)]
-    force: bool,
-    /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
-    #[arg(long, value_name = "DIR", default_value = "agents")]
-    agents_dir: PathBuf,
-    /// Print the standings every N games (0 = never) [default: about ten times a run].
-    #[arg(long, value_name = "N")]
-    report_every: Option<u64>,
+    #[command(flatten)]
+    output: RunOutputArgs,
 }
 
 /// Loads the experiment named by the arguments, with their overrides applied.
@@ -65,22 +55,12 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
     // the largest total, `--threads` against the most threads).
     experiment.check(&file)?;
     experiment.round_to_pairs();
-    experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
+    experiment.resolve_agents(&file, || Roster::load(&args.output.agents_dir))?;
     Ok((experiment, file))
 }
 
 /// Runs `hoyito run`.
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("runs").join(&experiment.name));
-    execute(Session {
-        experiment,
-        file,
-        out,
-        force: args.force,
-        report_every: args.report_every,
-    })
+    execute(args.output.session(experiment, file))
 }

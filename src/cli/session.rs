@@ -17,9 +17,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use clap::Args;
 use hoyito::openings::opening_warnings;
 use hoyito::report::{
-    read_games_csv, significant, write_report_from_csv, write_standings, SprtLine,
+    read_games_csv, significant, sprt_summary, write_report_from_csv, write_standings, SprtLine,
 };
 use hoyito::stats::{Sprt, SprtDecision, Tally};
 use hoyito::tournament::{
@@ -31,6 +32,41 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Set by Ctrl-C (or SIGTERM): finish the games in hand and stop.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The flags of every command that runs an experiment (`run`, `match`):
+/// where its results go and how it shows its progress.
+#[derive(Debug, Args)]
+pub struct RunOutputArgs {
+    /// Results directory [default: runs/NAME, NAME from the experiment].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Run into a directory that holds another experiment, deleting its results.
+    #[arg(long)]
+    pub force: bool,
+    /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
+    #[arg(long, value_name = "DIR", default_value = "agents")]
+    pub agents_dir: PathBuf,
+    /// Print the standings every N games (0 = never) [default: about ten times a run].
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<u64>,
+}
+
+impl RunOutputArgs {
+    /// The session that runs `experiment` (read from `file`) as these flags say.
+    pub fn session(&self, experiment: Experiment, file: String) -> Session {
+        let out = self
+            .out
+            .clone()
+            .unwrap_or_else(|| Path::new("runs").join(&experiment.name));
+        Session {
+            experiment,
+            file,
+            out,
+            force: self.force,
+            report_every: self.report_every,
+        }
+    }
+}
 
 /// A run to carry out.
 #[derive(Debug)]
@@ -203,7 +239,9 @@ pub fn execute(session: Session) -> Result<()> {
         // Standings and the SPRT carry on from the games already recorded.
         let games = out.join(GAMES_FILE);
         read_games_csv(&games, |row| {
-            live.tally.add(row);
+            if every > 0 {
+                live.tally.add(row);
+            }
             if let Some(tracker) = live.sprt.as_mut() {
                 tracker.add(row);
             }
@@ -270,28 +308,23 @@ pub fn execute(session: Session) -> Result<()> {
     Ok(())
 }
 
-/// The final line of a run with an SPRT.
+/// The final line of a run with an SPRT: the report's SPRT figures in one line.
 pub fn sprt_line(tracker: &SprtTracker, cap: u64) -> String {
-    let status = tracker.status();
-    let config = tracker.sprt().config();
-    let verdict = match status.decision {
-        SprtDecision::H1 => "H1 accepted",
-        SprtDecision::H0 => "H0 accepted",
-        SprtDecision::Continue => "inconclusive at the cap",
-    };
+    let s = sprt_summary(tracker, cap);
     format!(
-        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}): {verdict}: LLR {:.3}, bounds [{:.3}, {:.3}], \
+        "SPRT [{}, {}] ({:?} Elo, alpha {}, beta {}): {}: LLR {:.3}, bounds [{:.3}, {:.3}], \
          {} games ({} pairs) used of a cap of {cap}",
-        config.elo0,
-        config.elo1,
-        config.model,
-        config.alpha,
-        config.beta,
-        status.llr,
-        status.lower_bound,
-        status.upper_bound,
-        tracker.games(),
-        status.pairs
+        s.elo0,
+        s.elo1,
+        s.model,
+        s.alpha,
+        s.beta,
+        s.verdict,
+        s.llr,
+        s.lower_bound,
+        s.upper_bound,
+        s.games,
+        s.pairs
     )
 }
 
@@ -366,7 +399,7 @@ impl Watch for Live<'_> {
         }
     }
 
-    fn interrupt(&self) -> Option<&AtomicBool> {
+    fn interrupt(&self) -> Option<&'static AtomicBool> {
         Some(&STOP)
     }
 }

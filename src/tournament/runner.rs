@@ -128,8 +128,10 @@ pub trait Watch {
     fn written(&mut self, _games: u64) {}
 
     /// A flag that, once set (by Ctrl-C), ends the run as soon as the games
-    /// being played are done: the rows written are a complete prefix.
-    fn interrupt(&self) -> Option<&AtomicBool> {
+    /// being played are done: the rows written are a complete prefix. Static,
+    /// as a signal is process-wide, so workers may read it while the watcher
+    /// is borrowed to follow the rows.
+    fn interrupt(&self) -> Option<&'static AtomicBool> {
         None
     }
 }
@@ -198,9 +200,7 @@ pub fn run_games(
     let mut outcome = RunOutcome::default();
     // The failure of the lowest chunk, so that the error does not depend on timing.
     let mut failure: Option<(u64, RunError)> = None;
-    let interrupt = watch
-        .interrupt()
-        .map(|flag| flag as *const AtomicBool as usize);
+    let interrupt = watch.interrupt();
     pool.in_place_scope(|scope| {
         let (mut submitted, mut received, mut next_write) = (0, 0, 0);
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
@@ -283,16 +283,9 @@ fn watch_chunk(watch: &mut impl Watch, chunk: &Chunk) -> Option<usize> {
         .position(|row| watch.game(row) == Flow::Stop)
 }
 
-/// Whether the interrupt flag (passed as an address so that the closure sent
-/// to the workers is `Send`) is set.
-fn interrupted(flag: Option<usize>) -> bool {
-    flag.is_some_and(|address| {
-        // SAFETY: the address is of an `AtomicBool` borrowed from the watcher
-        // for the whole of `run_games`, which outlives every worker (the
-        // scope joins them before returning).
-        let flag = unsafe { &*(address as *const AtomicBool) };
-        flag.load(Ordering::Relaxed)
-    })
+/// Whether the interrupt flag is set.
+fn interrupted(flag: Option<&AtomicBool>) -> bool {
+    flag.is_some_and(|flag| flag.load(Ordering::Relaxed))
 }
 
 /// Writes the first `games` games of a chunk: its games rows, then its moves rows.
@@ -321,7 +314,7 @@ fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Re
 struct ChunkOptions {
     record_moves: bool,
     keep_rows: bool,
-    interrupt: Option<usize>,
+    interrupt: Option<&'static AtomicBool>,
 }
 
 /// Plays one chunk of consecutive games and formats their rows (and their
