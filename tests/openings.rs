@@ -243,6 +243,45 @@ fn a_run_with_a_book_plays_entry_k_in_pair_k_from_both_seats() {
     assert!(text.contains("matches the row"), "{text}");
 }
 
+/// The report says how the games opened: the book, its entries, and that a
+/// book shorter than the pairs was cycled; or the random plies.
+#[test]
+fn the_report_says_which_openings_were_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let book = tmp.path().join("ii-2x4.txt");
+    fs::write(&book, hand_book(&[&[1], &[2, 3], &[3, 2, 1]], "ii")).unwrap();
+    let cfg = tmp.path().join("booked.toml");
+    fs::write(&cfg, experiment_text(8, &format!("book = {:?}", s(&book)))).unwrap();
+    let dir = tmp.path().join("out");
+    assert!(hoyito(&["run", s(&cfg), "--out", s(&dir)]).status.success());
+    let report = fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("Openings: the pair of round k plays entry k"),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("- ii 2x4 s4: `{}`, 3 entries", s(&book))),
+        "{report}"
+    );
+    assert!(
+        report.contains("4 pairs per pairing, so the book was cycled"),
+        "{report}"
+    );
+    let summary = fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(summary.contains("\"entries\": 3"), "{summary}");
+    let plain = tmp.path().join("plain.toml");
+    fs::write(&plain, experiment_text(2, "random_plies = 3")).unwrap();
+    let dir = tmp.path().join("plain");
+    assert!(hoyito(&["run", s(&plain), "--out", s(&dir)])
+        .status
+        .success());
+    let report = fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("Openings: every seat-swapped pair starts after 3 uniformly random plies"),
+        "{report}"
+    );
+}
+
 #[test]
 fn bad_books_are_refused_naming_the_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();

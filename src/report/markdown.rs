@@ -9,6 +9,7 @@ use crate::stats::{
 };
 
 use super::format::ratio;
+use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
 
 use super::summary::{SettingSummary, Summary};
@@ -41,6 +42,9 @@ pub fn write_markdown(
         summary.agents.join(", "),
         settings.join(", ")
     )?;
+    if let Some(openings) = &summary.openings {
+        write_openings(&mut out, openings)?;
+    }
     write_caveats(&mut out, summary)?;
     if let Some(sprt) = &summary.sprt {
         write_sprt(&mut out, sprt)?;

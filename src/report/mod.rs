@@ -12,6 +12,7 @@ mod error;
 mod format;
 mod games_csv;
 mod markdown;
+mod openings_summary;
 mod sprt_summary;
 mod standings;
 mod summary;
@@ -32,6 +33,7 @@ pub use error::ReportError;
 pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};
 pub use markdown::write_markdown;
+pub use openings_summary::{openings_summary, write_openings, BookUse, OpeningsSummary};
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
@@ -120,6 +122,7 @@ pub fn write_report_from_csv(
     let limit = experiment.as_ref().map(|e| e.rules.no_capture_limit);
     let mut summary = summarize(&tally, order, limit);
     summary.sprt = sprt.map(|(tracker, cap)| sprt_summary(&tracker, cap));
+    summary.openings = experiment.as_ref().map(openings_summary);
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {

@@ -6,6 +6,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::caveats::{caveats, Caveat};
+use super::openings_summary::OpeningsSummary;
 use super::sprt_summary::SprtSummary;
 use crate::stats::{
     bradley_terry, first_player, length_stats, pairings, rank, AgentForfeits, LengthStats,
@@ -39,6 +40,9 @@ pub struct Summary {
     /// The run's SPRT, when its experiment has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSummary>,
+    /// How the games opened, when the run's experiment is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsSummary>,
     /// Forfeits per agent and reason (agents in other processes), when any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<AgentForfeits>,
@@ -90,6 +94,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         no_capture_limit: no_capture_limit.filter(|&l| l > 0),
         caveats: caveats(&settings),
         sprt: None,
+        openings: None,
         forfeits: tally.forfeits().agents(),
         settings,
     }
