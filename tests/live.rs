@@ -272,3 +272,31 @@ fn match_runs_two_agents_from_flags_and_writes_its_experiment() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_sprt_that_cannot_run_is_refused_naming_the_key_and_writing_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (body, needle) in [
+        (
+            sprt_config("[\"greedy\", \"random\"]", "").replace("elo1 = 20.0", "elo1 = -5.0"),
+            "key `sprt`: elo0 (0) must be less than elo1 (-5)",
+        ),
+        (
+            sprt_config("[\"greedy\", \"random\"]", "").replace("holes = [6]", "holes = [6, 12]"),
+            "an SPRT tests one variant on one board",
+        ),
+        (
+            sprt_config("[\"greedy\", \"random\", \"alphabeta-d4\"]", ""),
+            "an SPRT tests two agents against each other",
+        ),
+    ] {
+        let cfg = write(tmp.path(), "bad.toml", &body);
+        let out = tmp.path().join("out");
+        let result = hoyito(&["run", s(&cfg), "--out", s(&out)]);
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.code(), Some(1), "{err}");
+        assert!(err.contains(needle), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!out.exists(), "nothing written");
+    }
+}

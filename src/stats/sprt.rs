@@ -84,16 +84,16 @@ pub const MAX_SPRT_ELO: f64 = 1000.0;
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 pub enum SprtError {
     /// `alpha` is not strictly between 0 and 0.5.
-    #[error("sprt: alpha must lie strictly between 0 and 0.5, got {0}")]
+    #[error("alpha must lie strictly between 0 and 0.5, got {0}")]
     Alpha(f64),
     /// `beta` is not strictly between 0 and 0.5.
-    #[error("sprt: beta must lie strictly between 0 and 0.5, got {0}")]
+    #[error("beta must lie strictly between 0 and 0.5, got {0}")]
     Beta(f64),
     /// A bound is not a number within ±[`MAX_SPRT_ELO`].
-    #[error("sprt: elo0 and elo1 must be numbers within ±1000, got {0}")]
+    #[error("elo0 and elo1 must be numbers within ±1000, got {0}")]
     EloRange(f64),
     /// `elo0` is not below `elo1`.
-    #[error("sprt: elo0 ({elo0}) must be less than elo1 ({elo1})")]
+    #[error("elo0 ({elo0}) must be less than elo1 ({elo1})")]
     EloOrder {
         /// The H0 bound given.
         elo0: f64,
