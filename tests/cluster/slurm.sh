@@ -72,7 +72,8 @@ deploy/slurm/local-cluster.sh up --nodes 2 >/dev/null
 nodes=$(sinfo -h -N -o %N | sort -u | tr '\n' ' ')
 say "cluster up in $(elapsed): nodes $nodes"
 
-"$bin" run tests/cluster/small.toml --out "$work/single" --threads 1 --report-every 0 >/dev/null
+"$bin" run tests/cluster/small.toml --out "$work/single" --threads 1 --report-every 0 >"$work/single.log" 2>&1 ||
+  fail "the single-process run failed: $(tail -n 1 "$work/single.log")"
 ids=$(deploy/slurm/submit.sh tests/cluster/small.toml "$SHARDS" "$work/sharded" | tail -n 1)
 read -r array_id merge_id <<<"$ids"
 [[ $array_id =~ ^[0-9]+$ && $merge_id =~ ^[0-9]+$ ]] || fail "submit.sh printed '$ids', not two job ids"
