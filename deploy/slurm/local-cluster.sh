@@ -86,13 +86,27 @@ install_packages() {
   ((${#missing[@]} == 0)) && return 0
   command -v apt-get >/dev/null || die "not a Debian machine (no apt-get) and missing: ${missing[*]}"
   echo "local-cluster: installing ${missing[*]}" >&2
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    munge slurmctld slurmd slurm-client >"$DIR/apt.log" 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get update -q >>"$DIR/apt.log" 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      munge slurmctld slurmd slurm-client >>"$DIR/apt.log" 2>&1 ||
-      die "apt-get install munge slurmctld slurmd slurm-client failed (see $DIR/apt.log)"
+  # The packages' scripts must start nothing (no /etc/slurm config yet, and
+  # the daemons are ours to start): a policy-rc.d that denies every start,
+  # for the time of the install, unless the machine has one already.
+  local policy=/usr/sbin/policy-rc.d made_policy=0 installed=1
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod +x "$policy"
+    made_policy=1
   fi
+  apt_install >"$DIR/apt.log" 2>&1 || installed=0
+  ((made_policy == 0)) || rm -f "$policy"
+  ((installed)) || die "apt-get install munge slurmctld slurmd slurm-client failed (see $DIR/apt.log)"
+}
+
+# The packages, with the package lists updated if the first try fails.
+apt_install() {
+  local packages=(munge slurmctld slurmd slurm-client)
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends "${packages[@]}" && return 0
+  apt-get update -q || true
+  apt-get install -y -q --no-install-recommends "${packages[@]}"
 }
 
 # munged, unless one already answers; records its PID when it starts it.
