@@ -18,6 +18,7 @@ mod runner;
 mod safe_file;
 mod schedule;
 mod seeding;
+mod shard;
 mod sprt_watch;
 mod timings;
 
@@ -49,5 +50,6 @@ pub use runner::{
 pub use safe_file::{create_new, create_temp, is_symlink, open_append_no_follow, write_atomic};
 pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
+pub use shard::{GameIds, Shard, ShardError};
 pub use sprt_watch::SprtTracker;
 pub use timings::{append_timings, RunTimes};
