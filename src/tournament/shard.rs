@@ -38,16 +38,14 @@ pub struct Shard {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ShardError {
     /// Not `K/N` with two whole numbers.
-    #[error(
-        "--shard {0:?}: expected K/N, two whole numbers such as 0/4 (shard K of N, 0 <= K < N)"
-    )]
+    #[error("{0:?} is not K/N: expected two whole numbers such as 0/4 (shard K of N, 0 <= K < N)")]
     Syntax(String),
     /// No shards at all.
-    #[error("--shard {0}/0: the number of shards N must be at least 1")]
+    #[error("{0}/0: the number of shards N must be at least 1")]
     NoShards(u64),
     /// `K >= N`.
     #[error(
-        "--shard {index}/{count}: shards are numbered from 0, so K must be below N \
+        "{index}/{count}: shards are numbered from 0, so K must be below N \
          (0 to {last}), as Slurm's $SLURM_ARRAY_TASK_ID for --array=0-{last}",
         last = count - 1
     )]
