@@ -5,6 +5,7 @@
 mod config;
 mod game_row;
 mod lineup;
+mod merge;
 mod moves_file;
 mod moves_hash;
 mod pgn;
@@ -29,6 +30,7 @@ pub use config::{
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat, SeatError};
+pub use merge::{merge_shards, MergeError, Merged};
 pub use moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
 };
