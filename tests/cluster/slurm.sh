@@ -121,4 +121,13 @@ for file in games.csv summary.json report.md experiment.toml moves.csv; do
 done
 diff -r "$work/single/charts" "$merged/charts" >/dev/null || fail "merged charts differ from the single run"
 games=$(($(wc -l <"$merged/games.csv") - 1))
+# The shards are slices, not copies: their games add up to the whole, each
+# holds some, none holds all.
+sum=0
+for ((k = 0; k < SHARDS; k++)); do
+  rows=$(($(wc -l <"$work/sharded/shards/$k/games.csv") - 1))
+  ((rows > 0 && rows < games)) || fail "shard $k holds $rows of the $games games"
+  sum=$((sum + rows))
+done
+((sum == games)) || fail "the shards hold $sum games, the merge $games"
 say "passed in $(elapsed): $games games in $SHARDS shards on 2 nodes, merged byte-identical to one run"
