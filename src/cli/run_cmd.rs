@@ -70,9 +70,8 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
 /// Runs `hoyito run`.
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
     let mut session = args.output.session(experiment, file);
-    if !shard.is_whole() {
+    if let Some(shard) = args.shard {
         if args.output.out.is_none() {
             let name = format!(
                 "{}.shard-{}-of-{}",
@@ -82,7 +81,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             );
             session.out = session.out.with_file_name(name);
         }
-        session.shard = shard;
+        session.shard = Some(shard);
     }
     execute(session)
 }

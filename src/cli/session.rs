@@ -64,7 +64,7 @@ impl RunOutputArgs {
             out,
             force: self.force,
             report_every: self.report_every,
-            shard: Shard::WHOLE,
+            shard: None,
         }
     }
 }
@@ -82,9 +82,10 @@ pub struct Session {
     pub force: bool,
     /// Standings every this many games; `None` = about ten times a run; 0 = never.
     pub report_every: Option<u64>,
-    /// The slice played: [`Shard::WHOLE`], or one shard whose directory has
-    /// no report of its own (`hoyito merge` writes the whole run's).
-    pub shard: Shard,
+    /// The slice played: `None` for the whole run, or one shard (0/1 too)
+    /// whose directory has no report of its own (`hoyito merge` writes the
+    /// whole run's).
+    pub shard: Option<Shard>,
 }
 
 /// A run stopped by Ctrl-C: the message says how to resume it.
@@ -186,7 +187,7 @@ pub fn execute(session: Session) -> Result<()> {
         report_every,
         shard,
     } = session;
-    if !shard.is_whole() {
+    if shard.is_some() {
         check_shardable(&experiment, &file)?;
     }
     let lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
@@ -222,7 +223,7 @@ pub fn execute(session: Session) -> Result<()> {
         .map(|config| Sprt::new(config).context("the experiment's [sprt]"))
         .transpose()?;
     let schedule = Schedule::new(&experiment);
-    let total = shard.games(&schedule);
+    let total = shard.unwrap_or(Shard::WHOLE).games(&schedule);
     // Threads, memory and disk, before the directory is touched.
     for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
         eprintln!("warning: {file}: {warning}");
@@ -274,9 +275,9 @@ pub fn execute(session: Session) -> Result<()> {
         .with_context(|| format!("resuming from {}", games.display()))?;
     }
     live.next_report = (first / every.max(1) + 1) * every;
-    let slice = match shard.is_whole() {
-        true => String::new(),
-        false => format!(" shard {shard}:"),
+    let slice = match shard {
+        None => String::new(),
+        Some(shard) => format!(" shard {shard}:"),
     };
     eprintln!(
         "{}:{slice} {total} games ({first} done), {threads} threads, into {}",
@@ -298,7 +299,7 @@ pub fn execute(session: Session) -> Result<()> {
             lineup: &lineup,
         };
         let start = Instant::now();
-        let ids = shard.ids(&schedule, first);
+        let ids = shard.unwrap_or(Shard::WHOLE).ids(&schedule, first);
         let outcome = run_games(work, ids, threads, run_dir.sinks(), &mut live)
             .with_context(|| format!("running into {}", out.display()))?;
         wall = start.elapsed();
@@ -334,13 +335,13 @@ pub fn execute(session: Session) -> Result<()> {
         eprintln!("{}", sprt_line(tracker, total));
     }
     drop(live);
-    if shard.is_whole() {
-        write_report(&out)?;
-    } else {
+    if let Some(shard) = shard {
         eprintln!(
             "shard {shard} complete: no report of its own; once every shard is, join them \
              with: hoyito merge OUT_DIR SHARD_DIR..."
         );
+    } else {
+        write_report(&out)?;
     }
     println!("{}", out.join(GAMES_FILE).display());
     Ok(())

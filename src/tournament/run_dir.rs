@@ -171,12 +171,12 @@ pub fn open_run_dir(
 ) -> Result<RunDir, RunDirError> {
     let schedule = Schedule::new(experiment);
     debug_assert_eq!(schedule.len(), total_games);
-    open_slice_dir(dir, experiment, &schedule, Shard::WHOLE, force)
+    open_slice_dir(dir, experiment, &schedule, None, force)
 }
 
 /// Opens `dir` for one slice of `experiment` as [`open_run_dir`] does: its
-/// rows are the slice's games in id order, and a shard's directory (any
-/// `shard` but [`Shard::WHOLE`]) gets a `shard.toml` saying which slice it
+/// rows are the slice's games in id order, and a shard's directory
+/// (`Some(shard)`, 0/1 included) gets a `shard.toml` saying which slice it
 /// holds, of which experiment. A directory of another slice is refused like
 /// one of another experiment; a shard is never extended to more games (the
 /// slices of a larger experiment are other games).
@@ -184,7 +184,7 @@ pub fn open_slice_dir(
     dir: &Path,
     experiment: &Experiment,
     schedule: &Schedule,
-    shard: Shard,
+    shard: Option<Shard>,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
     let created = !dir.exists();
@@ -200,16 +200,25 @@ pub fn open_slice_dir(
     opened
 }
 
-/// The games a directory holds: a slice of a schedule.
+/// The games a directory holds: a slice of a schedule (`None`: a whole
+/// run, without `shard.toml`).
 #[derive(Clone, Copy)]
 struct Slice<'a> {
     schedule: &'a Schedule,
-    shard: Shard,
+    shard: Option<Shard>,
 }
 
 impl Slice<'_> {
+    fn part(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+
+    fn games(&self) -> u64 {
+        self.part().games(self.schedule)
+    }
+
     fn ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.shard.each_id(self.schedule)
+        self.part().each_id(self.schedule)
     }
 }
 
@@ -235,9 +244,9 @@ fn open_locked(
         }
     }
     let experiment_path = dir.join(EXPERIMENT_FILE);
-    let extended_from = match slice.shard.is_whole() {
-        true => grow(dir, experiment)?,
-        false => None,
+    let extended_from = match slice.shard {
+        None => grow(dir, experiment)?,
+        Some(_) => None,
     };
     let why = match slice_difference(dir, slice.shard)? {
         Some(why) => Some(why),
@@ -324,11 +333,12 @@ fn create_and_open(
     if !experiment_path.exists() {
         save_experiment(dir, experiment)?;
     }
-    let total_games = slice.shard.games(slice.schedule);
+    let total_games = slice.games();
     // A shard's manifest comes before its rows, so that a directory with
     // rows always says which slice they are.
-    let mut shard = (!slice.shard.is_whole())
-        .then(|| ShardManifest::new(experiment, slice.shard, total_games, 0));
+    let mut shard = slice
+        .shard
+        .map(|shard| ShardManifest::new(experiment, shard, total_games, 0));
     if let Some(manifest) = &shard {
         if !dir.join(SHARD_FILE).exists() {
             let path = dir.join(SHARD_FILE);
@@ -383,25 +393,22 @@ fn create_and_open(
 
 /// Why `dir` does not hold `shard`, if it holds another slice (or, with a
 /// `shard.toml`, a shard where a whole run is asked, or the reverse).
-fn slice_difference(dir: &Path, shard: Shard) -> Result<Option<String>, RunDirError> {
+fn slice_difference(dir: &Path, shard: Option<Shard>) -> Result<Option<String>, RunDirError> {
     let path = dir.join(SHARD_FILE);
-    let saved = ShardManifest::read(dir).map_err(io_error(&path, "read it"))?;
-    let saved = match saved {
-        Some(manifest) => manifest.slice().map(|s| s.to_string()),
-        None if dir.join(GAMES_FILE).exists() => Some(Shard::WHOLE.to_string()),
+    let saved = match ShardManifest::read(dir).map_err(io_error(&path, "read it"))? {
+        Some(manifest) => match manifest.slice() {
+            Some(saved) => Some(saved),
+            None => return Ok(Some(format!("its {SHARD_FILE} names no slice"))),
+        },
+        None if dir.join(GAMES_FILE).exists() => None,
         None => return Ok(None),
     };
-    let asked = shard.to_string();
-    Ok(match saved {
-        Some(saved) if saved == asked => None,
-        Some(saved) if saved == Shard::WHOLE.to_string() => {
-            Some(format!("it holds the whole run, not shard {asked}"))
-        }
-        Some(saved) if shard.is_whole() => {
-            Some(format!("it holds shard {saved}, not the whole run"))
-        }
-        Some(saved) => Some(format!("it holds shard {saved}, not {asked}")),
-        None => Some(format!("its {SHARD_FILE} names no slice")),
+    Ok(match (saved, shard) {
+        (saved, asked) if saved == asked => None,
+        (None, Some(asked)) => Some(format!("it holds the whole run, not shard {asked}")),
+        (Some(saved), None) => Some(format!("it holds shard {saved}, not the whole run")),
+        (Some(saved), Some(asked)) => Some(format!("it holds shard {saved}, not {asked}")),
+        (None, None) => None,
     })
 }
 
@@ -463,7 +470,7 @@ impl<'a> Records<'a> {
     /// Opens (or creates, with its header) a record file and finds its rows:
     /// checks the header and that rows are the slice's first `k` games in order.
     fn open(path: &Path, header: &[u8], slice: Slice<'a>) -> Result<Records<'a>, RunDirError> {
-        let total_games = slice.shard.games(slice.schedule);
+        let total_games = slice.games();
         if is_symlink(path) {
             return Err(RunDirError::Link {
                 path: path.to_path_buf(),
@@ -538,7 +545,7 @@ impl<'a> Records<'a> {
                 if found.is_none() || found != want {
                     let message = match want {
                         Some(want) => format!("expected the row of game {want}"),
-                        None => format!("a row after the last game of {}", self.slice.shard),
+                        None => format!("a row after the last game of {}", self.slice.part()),
                     };
                     error = Some((done + 2, message));
                     break;
