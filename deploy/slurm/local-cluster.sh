@@ -252,20 +252,23 @@ up() {
   echo "local-cluster: export SLURM_CONF=$CONF"
 }
 
-# Stops one recorded PID: TERM, then KILL after 10 s.
-stop_pid() {
-  local pid=$1 i
-  kill -TERM "$pid" 2>/dev/null || return 0
+# Stops recorded PIDs together: TERM, then KILL those still alive after 10 s.
+stop_pids() {
+  local pid i alive
+  (($#)) || return 0
+  kill -TERM "$@" 2>/dev/null || true
   for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || return 0
+    alive=0
+    for pid; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || return 0
     sleep 0.1
   done
-  kill -KILL "$pid" 2>/dev/null || true
+  kill -KILL "$@" 2>/dev/null || true
 }
 
 down() {
   [[ -f $PIDS ]] || return 0
-  local live name pid i
+  local live name pid i group
   live=$(recorded)
   # Cancel the cluster's jobs while the daemons can still end their steps.
   if grep -q '^slurmctld ' <<<"$live" && [[ -f $CONF ]]; then
@@ -277,9 +280,11 @@ down() {
   fi
   # The nodes first, then the controller, munged last.
   for name in slurmd- slurmctld munged; do
+    group=()
     while read -r _ pid; do
-      [[ -n $pid ]] && stop_pid "$pid"
+      [[ -n $pid ]] && group+=("$pid")
     done < <(grep "^$name" <<<"$live" || true)
+    stop_pids "${group[@]}"
   done
   rm -f "$PIDS"
   echo "local-cluster: down"
