@@ -170,8 +170,12 @@ pub fn open_run_dir(
     force: bool,
 ) -> Result<RunDir, RunDirError> {
     let schedule = Schedule::new(experiment);
-    debug_assert_eq!(schedule.len(), total_games);
-    open_slice_dir(dir, experiment, &schedule, None, force)
+    let slice = Slice {
+        schedule: &schedule,
+        shard: None,
+        total: total_games,
+    };
+    open_dir(dir, experiment, slice, force)
 }
 
 /// Opens `dir` for one slice of `experiment` as [`open_run_dir`] does: its
@@ -187,9 +191,23 @@ pub fn open_slice_dir(
     shard: Option<Shard>,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
+    let total = shard.unwrap_or(Shard::WHOLE).games(schedule);
+    let slice = Slice {
+        schedule,
+        shard,
+        total,
+    };
+    open_dir(dir, experiment, slice, force)
+}
+
+fn open_dir(
+    dir: &Path,
+    experiment: &Experiment,
+    slice: Slice<'_>,
+    force: bool,
+) -> Result<RunDir, RunDirError> {
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
-    let slice = Slice { schedule, shard };
     let opened = lock_exclusive(dir)
         .map_err(RunDirError::from)
         .and_then(|lock| open_locked(dir, experiment, slice, force, lock));
@@ -206,6 +224,8 @@ pub fn open_slice_dir(
 struct Slice<'a> {
     schedule: &'a Schedule,
     shard: Option<Shard>,
+    /// Its games.
+    total: u64,
 }
 
 impl Slice<'_> {
@@ -214,11 +234,14 @@ impl Slice<'_> {
     }
 
     fn games(&self) -> u64 {
-        self.part().games(self.schedule)
+        self.total
     }
 
-    fn ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.part().each_id(self.schedule)
+    fn ids(&self) -> Box<dyn Iterator<Item = u64> + '_> {
+        match self.shard {
+            None => Box::new(0..self.total),
+            Some(shard) => Box::new(shard.each_id(self.schedule)),
+        }
     }
 }
 
