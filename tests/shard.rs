@@ -133,6 +133,11 @@ fn merged_shards_equal_the_single_run_byte_for_byte_for_any_split() {
             !shard0.join("report.md").exists(),
             "a shard writes no report"
         );
+        let err = error_of(&["report", s(&shard0)]);
+        assert!(
+            err.contains("shard 0/") && err.contains("hoyito merge"),
+            "{err}"
+        );
         dirs.reverse(); // Any order.
         let merged = root.join("merged");
         let mut args = vec!["merge", s(&merged)];
@@ -282,7 +287,12 @@ fn shards_that_must_not_be_merged_are_refused_by_name_and_nothing_is_written() {
         "{err}"
     );
     fs::write(&manifest, &text).expect("restore");
-    // Not a shard at all.
+    // Not a shard at all: a directory, or a file a shell glob caught.
+    let err = merge(&[s0, s1, s2, s(&cfg)]);
+    assert!(
+        err.contains("sh.toml") && err.contains("not a shard"),
+        "{err}"
+    );
     let err = merge(&[s0, s(&agents), s2]);
     assert!(
         err.contains(s(&agents)) && err.contains("not a shard"),

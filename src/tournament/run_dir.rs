@@ -30,6 +30,7 @@ use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
+use slice::{slice_difference, Slice};
 
 /// The game records.
 pub const GAMES_FILE: &str = "games.csv";
@@ -218,33 +219,6 @@ fn open_dir(
     opened
 }
 
-/// The games a directory holds: a slice of a schedule (`None`: a whole
-/// run, without `shard.toml`).
-#[derive(Clone, Copy)]
-struct Slice<'a> {
-    schedule: &'a Schedule,
-    shard: Option<Shard>,
-    /// Its games.
-    total: u64,
-}
-
-impl Slice<'_> {
-    fn part(&self) -> Shard {
-        self.shard.unwrap_or(Shard::WHOLE)
-    }
-
-    fn games(&self) -> u64 {
-        self.total
-    }
-
-    fn ids(&self) -> Box<dyn Iterator<Item = u64> + '_> {
-        match self.shard {
-            None => Box::new(0..self.total),
-            Some(shard) => Box::new(shard.each_id(self.schedule)),
-        }
-    }
-}
-
 fn open_locked(
     dir: &Path,
     experiment: &Experiment,
@@ -411,27 +385,6 @@ fn create_and_open(
         extended_from: None,
         shard,
         _lock: lock,
-    })
-}
-
-/// Why `dir` does not hold `shard`, if it holds another slice (or, with a
-/// `shard.toml`, a shard where a whole run is asked, or the reverse).
-fn slice_difference(dir: &Path, shard: Option<Shard>) -> Result<Option<String>, RunDirError> {
-    let path = dir.join(SHARD_FILE);
-    let saved = match ShardManifest::read(dir).map_err(io_error(&path, "read it"))? {
-        Some(manifest) => match manifest.slice() {
-            Some(saved) => Some(saved),
-            None => return Ok(Some(format!("its {SHARD_FILE} names no slice"))),
-        },
-        None if dir.join(GAMES_FILE).exists() => None,
-        None => return Ok(None),
-    };
-    Ok(match (saved, shard) {
-        (saved, asked) if saved == asked => None,
-        (None, Some(asked)) => Some(format!("it holds the whole run, not shard {asked}")),
-        (Some(saved), None) => Some(format!("it holds shard {saved}, not the whole run")),
-        (Some(saved), Some(asked)) => Some(format!("it holds shard {saved}, not {asked}")),
-        (None, None) => None,
     })
 }
 
@@ -617,5 +570,6 @@ impl<'a> Records<'a> {
 }
 
 mod resume_check;
+mod slice;
 #[cfg(test)]
 mod tests;
