@@ -119,8 +119,10 @@ fn run_shards(cfg: &Path, root: &Path, count: u64) -> Vec<String> {
 fn merged_shards_equal_the_single_run_byte_for_byte_for_any_split() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let cfg = config(tmp.path(), "sh.toml", CONFIG);
+    // experiment.toml records `threads` (which changes no result): the
+    // merge passes on shard 0's, so the single run uses shard 0's threads.
     let whole = tmp.path().join("whole");
-    run_ok(&["run", s(&cfg), "--out", s(&whole), "--threads", "2"]);
+    run_ok(&["run", s(&cfg), "--out", s(&whole), "--threads", "1"]);
     // 36 pairs: 1, 3 and 4 shards, and 50 (14 of them empty).
     for count in [1u64, 3, 4, 50] {
         let root = tmp.path().join(format!("n{count}"));
@@ -130,6 +132,11 @@ fn merged_shards_equal_the_single_run_byte_for_byte_for_any_split() {
         assert!(
             !shard0.join("report.md").exists(),
             "a shard writes no report"
+        );
+        let err = error_of(&["report", s(&shard0)]);
+        assert!(
+            err.contains("shard 0/") && err.contains("hoyito merge"),
+            "{err}"
         );
         dirs.reverse(); // Any order.
         let merged = root.join("merged");
@@ -280,7 +287,12 @@ fn shards_that_must_not_be_merged_are_refused_by_name_and_nothing_is_written() {
         "{err}"
     );
     fs::write(&manifest, &text).expect("restore");
-    // Not a shard at all.
+    // Not a shard at all: a directory, or a file a shell glob caught.
+    let err = merge(&[s0, s1, s2, s(&cfg)]);
+    assert!(
+        err.contains("sh.toml") && err.contains("not a shard"),
+        "{err}"
+    );
     let err = merge(&[s0, s(&agents), s2]);
     assert!(
         err.contains(s(&agents)) && err.contains("not a shard"),

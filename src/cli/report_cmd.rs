@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::report::write_report_from_csv;
-use hoyito::tournament::lock_shared;
+use hoyito::tournament::{lock_shared, ShardManifest, SHARD_FILE};
 
 /// Arguments of `hoyito report`.
 #[derive(Debug, Args)]
@@ -20,6 +20,18 @@ pub struct ReportArgs {
 /// Reads `DIR/games.csv` and writes `summary.json`, `report.md` and `charts/`.
 pub fn report(args: ReportArgs) -> Result<()> {
     let _lock = lock_shared(&args.dir)?;
+    // A shard's rows are a slice with gaps by design: its report is the merge's.
+    let manifest = ShardManifest::read(&args.dir)
+        .with_context(|| format!("{}", args.dir.join(SHARD_FILE).display()))?;
+    if let Some(m) = manifest {
+        bail!(
+            "{} holds shard {}/{} of a run, not a whole run: join the shards with \
+             `hoyito merge OUT SHARD_DIR...`, which writes the report",
+            args.dir.display(),
+            m.shard,
+            m.shards
+        );
+    }
     let files = write_report_from_csv(&args.dir, None)?;
     println!("{}", files.summary.display());
     println!("{}", files.report.display());

@@ -11,6 +11,11 @@
 //! memory does not grow with the games. Everything is written into a staging
 //! directory beside the output and moved into place only at the end: a
 //! failure leaves no half-written output.
+//!
+//! `experiment.toml` is shard 0's (its `threads`, which changes no result,
+//! is the one shard 0 ran with). `timings.csv`, worker time per machine, is
+//! not merged: it describes the shards' machines, not the games, and each
+//! shard keeps its own.
 
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -258,6 +263,9 @@ fn check_shards(dirs: &[PathBuf]) -> Result<(Vec<Part>, Experiment, Fingerprint)
     let mut parts: Vec<Part> = Vec::new();
     let mut first: Option<(PathBuf, ShardManifest)> = None;
     for dir in dirs {
+        if !dir.is_dir() {
+            return Err(MergeError::NotShard { dir: dir.clone() });
+        }
         let lock = lock_shared(dir)?;
         let unreadable = |path: PathBuf, why: String| MergeError::Unreadable { path, why };
         let manifest = match ShardManifest::read(dir) {

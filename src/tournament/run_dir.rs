@@ -30,6 +30,7 @@ use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
+use slice::{slice_difference, Slice};
 
 /// The game records.
 pub const GAMES_FILE: &str = "games.csv";
@@ -170,8 +171,12 @@ pub fn open_run_dir(
     force: bool,
 ) -> Result<RunDir, RunDirError> {
     let schedule = Schedule::new(experiment);
-    debug_assert_eq!(schedule.len(), total_games);
-    open_slice_dir(dir, experiment, &schedule, None, force)
+    let slice = Slice {
+        schedule: &schedule,
+        shard: None,
+        total: total_games,
+    };
+    open_dir(dir, experiment, slice, force)
 }
 
 /// Opens `dir` for one slice of `experiment` as [`open_run_dir`] does: its
@@ -187,9 +192,23 @@ pub fn open_slice_dir(
     shard: Option<Shard>,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
+    let total = shard.unwrap_or(Shard::WHOLE).games(schedule);
+    let slice = Slice {
+        schedule,
+        shard,
+        total,
+    };
+    open_dir(dir, experiment, slice, force)
+}
+
+fn open_dir(
+    dir: &Path,
+    experiment: &Experiment,
+    slice: Slice<'_>,
+    force: bool,
+) -> Result<RunDir, RunDirError> {
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
-    let slice = Slice { schedule, shard };
     let opened = lock_exclusive(dir)
         .map_err(RunDirError::from)
         .and_then(|lock| open_locked(dir, experiment, slice, force, lock));
@@ -198,28 +217,6 @@ pub fn open_slice_dir(
         let _ = fs::remove_dir_all(dir);
     }
     opened
-}
-
-/// The games a directory holds: a slice of a schedule (`None`: a whole
-/// run, without `shard.toml`).
-#[derive(Clone, Copy)]
-struct Slice<'a> {
-    schedule: &'a Schedule,
-    shard: Option<Shard>,
-}
-
-impl Slice<'_> {
-    fn part(&self) -> Shard {
-        self.shard.unwrap_or(Shard::WHOLE)
-    }
-
-    fn games(&self) -> u64 {
-        self.part().games(self.schedule)
-    }
-
-    fn ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.part().each_id(self.schedule)
-    }
 }
 
 fn open_locked(
@@ -388,27 +385,6 @@ fn create_and_open(
         extended_from: None,
         shard,
         _lock: lock,
-    })
-}
-
-/// Why `dir` does not hold `shard`, if it holds another slice (or, with a
-/// `shard.toml`, a shard where a whole run is asked, or the reverse).
-fn slice_difference(dir: &Path, shard: Option<Shard>) -> Result<Option<String>, RunDirError> {
-    let path = dir.join(SHARD_FILE);
-    let saved = match ShardManifest::read(dir).map_err(io_error(&path, "read it"))? {
-        Some(manifest) => match manifest.slice() {
-            Some(saved) => Some(saved),
-            None => return Ok(Some(format!("its {SHARD_FILE} names no slice"))),
-        },
-        None if dir.join(GAMES_FILE).exists() => None,
-        None => return Ok(None),
-    };
-    Ok(match (saved, shard) {
-        (saved, asked) if saved == asked => None,
-        (None, Some(asked)) => Some(format!("it holds the whole run, not shard {asked}")),
-        (Some(saved), None) => Some(format!("it holds shard {saved}, not the whole run")),
-        (Some(saved), Some(asked)) => Some(format!("it holds shard {saved}, not {asked}")),
-        (None, None) => None,
     })
 }
 
@@ -594,5 +570,6 @@ impl<'a> Records<'a> {
 }
 
 mod resume_check;
+mod slice;
 #[cfg(test)]
 mod tests;
