@@ -79,8 +79,6 @@ struct PositionJson {
     t: char,
     /// Captures, South then North.
     c: [u8; 2],
-    /// The position in the notation of RULES.md.
-    p: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -257,7 +255,6 @@ fn position_json(pos: &Position) -> PositionJson {
         b: pos.board().to_vec(),
         t: pos.side_to_move().letter(),
         c: [c.south, c.north],
-        p: pos.to_string(),
     }
 }
 

@@ -158,7 +158,7 @@ pub fn report_page(input: &PageInput<'_>) -> String {
             "<section id=\"{id}\"><h2>Experiment</h2>\n<p>The run's <code>experiment.toml</code>, \
              as saved beside its games: <code>hoyito run DIR/experiment.toml --out DIR</code> \
              plays it again.</p>\n<pre class=\"experiment\">{}</pre></section>",
-            escape(text)
+            escape(&without_threads(text))
         );
     }
     let mut page = page_head(&title, &style);
@@ -219,6 +219,24 @@ fn render_block(out: &mut String, block: &Block, toc: &mut Toc, charts: &BTreeMa
             }
         },
     }
+}
+
+/// The experiment without its top-level `threads` line: the thread count
+/// changes no result, and the page must be the same for any.
+fn without_threads(toml: &str) -> String {
+    let mut in_table = false;
+    let mut out = String::with_capacity(toml.len());
+    for line in toml.lines() {
+        let trimmed = line.trim_start();
+        in_table |= trimmed.starts_with('[');
+        let key = trimmed.split('=').next().unwrap_or("").trim();
+        if !in_table && key == "threads" {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// A sortable table; `cell` renders a body cell from its column and text.
@@ -301,6 +319,15 @@ mod tests {
             .collect();
         assert_eq!(headings, ["T", "Caveats", "Methods", "Data"]);
         assert_eq!(moved[3], Block::List(vec!["c".into()]));
+    }
+
+    #[test]
+    fn the_thread_count_is_left_out_of_the_experiment() {
+        let toml = "name = \"x\"\nthreads = 2\n[roster.a]\nthreads = 3\n";
+        assert_eq!(
+            without_threads(toml),
+            "name = \"x\"\n[roster.a]\nthreads = 3\n"
+        );
     }
 
     #[test]

@@ -30,12 +30,12 @@ pub fn viewer_section(standalone: bool) -> String {
 <p id="to-move" data-side="S"></p>
 <p id="step-text" aria-live="polite"></p>
 <div class="controls">
-<button type="button" id="go-start" title="start (Home)">&#x23EE; start</button>
+<button type="button" id="go-start" title="start (Home)">|&#x25C0; start</button>
 <button type="button" id="prev-move" title="previous move (Left arrow)">&#x25C0;&#x25C0; move</button>
 <button type="button" id="prev-lap" title="previous lap (Shift+Left)">&#x25C0; lap</button>
 <button type="button" id="next-lap" title="next lap (Shift+Right)">lap &#x25B6;</button>
 <button type="button" id="next-move" title="next move (Right arrow)">move &#x25B6;&#x25B6;</button>
-<button type="button" id="go-end" title="end (End)">end &#x23ED;</button>
+<button type="button" id="go-end" title="end (End)">end &#x25B6;|</button>
 </div>
 <input type="range" id="ply-slider" min="0" max="0" value="0" aria-label="ply">
 <p id="ply-label"></p>
