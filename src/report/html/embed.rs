@@ -86,6 +86,7 @@ impl Embedded {
                     }
                     Err(reason) => Status::Left(reason),
                 },
+                (_, Source::NoExperiment) => Status::Left("no experiment.toml".to_string()),
                 _ => Status::Left("no moves recorded".to_string()),
             };
             picks.push((pick, status));
