@@ -100,11 +100,6 @@ impl Embedded {
         })
     }
 
-    /// How many games the page carries.
-    pub fn embedded(&self) -> usize {
-        self.views.len()
-    }
-
     /// The section that lists the games.
     pub fn section_html(&self) -> String {
         let mut out = String::new();

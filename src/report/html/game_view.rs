@@ -223,11 +223,6 @@ impl GameView {
         self.json.id
     }
 
-    /// Plies played.
-    pub fn plies(&self) -> usize {
-        self.json.plies.len()
-    }
-
     /// The JSON the page embeds, safe inside a `<script>` element.
     pub fn to_json(&self) -> String {
         let text = serde_json::to_string(&self.json).expect("plain data serializes");
