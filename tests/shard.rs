@@ -67,6 +67,7 @@ fn result_files(dir: &Path) -> Vec<PathBuf> {
         "experiment.toml",
         "summary.json",
         "report.md",
+        "report.html",
     ]
     .iter()
     .map(PathBuf::from)

@@ -7,6 +7,10 @@
 //! same code that ran it. Either way it must end exactly as its row of
 //! `games.csv` says, so replay is also the check that a run is reproducible.
 //! Rows are found by binary search: both files are in game-id order.
+//!
+//! With `--html FILE` the recorded game is written as a page of its own
+//! with the report's game viewer (see `hoyito::report::html`) instead of
+//! the transcript.
 
 use std::io::{ErrorKind, Write};
 use std::path::Path;
@@ -14,6 +18,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use hoyito::report::html::{game_page, GameLabels, GameView};
 use hoyito::tournament::{
     empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
     Opening, Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
@@ -30,6 +35,10 @@ pub struct ReplayArgs {
     /// The roster, for agents that the saved experiment does not describe.
     #[arg(long, value_name = "DIR", default_value = "agents")]
     agents_dir: PathBuf,
+    /// Write the game's viewer, a self-contained web page, to FILE instead of
+    /// printing the transcript (needs the game's row of moves.csv).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Runs `hoyito replay`.
@@ -52,6 +61,18 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         true => find_moves(&args.dir.join(MOVES_FILE), args.game_id)?,
         false => None,
     };
+    if let (Some(file), None) = (&args.html, &record) {
+        bail!(
+            "cannot write {}: {} has no recorded moves for game {} (the viewer plays the \
+             record, and this run was made with `[record] moves = false` or its moves.csv is \
+             missing); `hoyito replay {} {}` without --html plays it again by its agents, in text",
+            file.display(),
+            args.dir.join(MOVES_FILE).display(),
+            args.game_id,
+            args.dir.display(),
+            args.game_id
+        );
+    }
     if record.is_none() {
         for name in lineup.unreproducible() {
             eprintln!("warning: {name} plays by the clock: the replay may differ from the record");
@@ -116,7 +137,9 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     if replayed == recorded {
         text += &format!("matches the row of {GAMES_FILE}\n");
     }
-    print_transcript(&text)?;
+    if args.html.is_none() {
+        print_transcript(&text)?;
+    }
     if replayed != recorded {
         bail!(
             "the replay differs from {}:\n  recorded: {}\n  replayed: {}",
@@ -124,6 +147,23 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             csv_line(&recorded)?,
             csv_line(&replayed)?
         );
+    }
+    if let (Some(file), Some(record)) = (&args.html, &record) {
+        let labels = GameLabels {
+            game_id: scheduled.game_id,
+            pair_id: scheduled.pair_id,
+            south: lineup.name(scheduled.south).to_string(),
+            north: lineup.name(scheduled.north).to_string(),
+            opening_plies: plies,
+            opening: match opening {
+                Opening::Random { .. } => "random opening",
+                Opening::Book { .. } => "book opening",
+            },
+        };
+        let view = GameView::replay(&labels, &rules, &record.moves, recorded.ending)?;
+        std::fs::write(file, game_page(&view))
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        println!("{}", file.display());
     }
     Ok(())
 }

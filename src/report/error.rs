@@ -78,6 +78,14 @@ pub enum ReportError {
         /// The file or directory that held no games.
         path: PathBuf,
     },
+    /// A game asked for by id (`hoyito report --games`) has no row.
+    #[error("{}: there is no game {game_id}", path.display())]
+    NoSuchGame {
+        /// `games.csv`.
+        path: PathBuf,
+        /// The id asked for.
+        game_id: u64,
+    },
     /// A report file could not be written.
     #[error("cannot write {}", path.display())]
     Write {

@@ -11,12 +11,14 @@ mod charts;
 mod error;
 mod format;
 mod games_csv;
+pub mod html;
 mod markdown;
 mod openings_summary;
 mod sprt_summary;
 mod standings;
 mod summary;
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +28,7 @@ use crate::tournament::{
     create_new, is_symlink, Experiment, RowProblem, Schedule, ScheduleCheck, SprtTracker,
     EXPERIMENT_FILE, GAMES_FILE,
 };
+use html::{report_page, Embedded, GamePicker, PageInput};
 
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
@@ -45,6 +48,8 @@ pub struct ReportFiles {
     pub summary: PathBuf,
     /// `DIR/report.md`.
     pub report: PathBuf,
+    /// `DIR/report.html`: the report as a web page, with the game viewer.
+    pub html: PathBuf,
     /// `DIR/charts/*.png` and `*.svg`.
     pub charts: Vec<PathBuf>,
 }
@@ -57,6 +62,8 @@ pub const CHARTS: &str = "charts";
 pub const SUMMARY_FILE: &str = "summary.json";
 /// The readable report, relative to the report directory.
 pub const REPORT_FILE: &str = "report.md";
+/// The report as a web page, relative to the report directory.
+pub const HTML_FILE: &str = "report.html";
 
 /// Writes `summary.json`, `report.md` and `charts/` into `dir` from
 /// `dir/games.csv`, agents ordered as in `agent_order` (unlisted ones after,
@@ -66,10 +73,21 @@ pub const REPORT_FILE: &str = "report.md";
 /// `dir/experiment.toml` too (no mark without it), and so does the check of
 /// every row against the experiment's schedule (ids from 0 without gaps,
 /// and every column the schedule fixes) and the count of planned games. Existing report files are
-/// replaced only once all new ones are written.
+/// replaced only once all new ones are written. `report.html` carries the
+/// games that [`html::GamePicker`] picks.
 pub fn write_report_from_csv(
     dir: &Path,
     agent_order: Option<&[String]>,
+) -> Result<ReportFiles, ReportError> {
+    write_report(dir, agent_order, &[])
+}
+
+/// As [`write_report_from_csv`], and `report.html` also carries the games
+/// whose ids are in `games` (each must be a row of `games.csv`).
+pub fn write_report(
+    dir: &Path,
+    agent_order: Option<&[String]>,
+    games: &[u64],
 ) -> Result<ReportFiles, ReportError> {
     let experiment = run_experiment(dir)?;
     let mut sprt = match experiment.as_ref().and_then(|e| e.sprt.map(|c| (e, c))) {
@@ -85,6 +103,7 @@ pub fn write_report_from_csv(
         None => None,
     };
     let mut tally = Tally::new();
+    let mut picker = GamePicker::new(games);
     // In a run directory the rows are games 0, 1, 2, ... of the experiment's
     // schedule: each is checked against it, and a gap names the missing id.
     let mut check = experiment.as_ref().map(ScheduleCheck::new);
@@ -106,6 +125,7 @@ pub fn write_report_from_csv(
         }
         next_id += 1;
         tally.add(row);
+        picker.add(row);
         if let Some((tracker, _)) = sprt.as_mut() {
             tracker.add(row);
         }
@@ -116,6 +136,17 @@ pub fn write_report_from_csv(
             path: dir.to_path_buf(),
         });
     }
+    if let Some(&game_id) = picker.missing().first() {
+        return Err(ReportError::NoSuchGame {
+            path: dir.join(GAMES_FILE),
+            game_id,
+        });
+    }
+    let embedded = Embedded::build(dir, experiment.as_ref(), &picker, tally.games())?;
+    let experiment_text = match experiment {
+        Some(_) => Some(read_text(&dir.join(EXPERIMENT_FILE))?),
+        None => None,
+    };
     let order = agent_order
         .or(experiment.as_ref().map(|e| e.tournament.agents.as_slice()))
         .unwrap_or(tally.agents());
@@ -138,7 +169,11 @@ pub fn write_report_from_csv(
     }
     fs::create_dir(&staging).map_err(write_error(&staging))?;
     fs::create_dir(staging.join(CHARTS)).map_err(write_error(&staging))?;
-    let staged = stage(&staging, &summary, &tally);
+    let page = PageParts {
+        experiment: experiment_text.as_deref(),
+        games: &embedded,
+    };
+    let staged = stage(&staging, &summary, &tally, &page);
     let relative = match staged {
         Ok(relative) => relative,
         Err(err) => {
@@ -165,6 +200,7 @@ pub fn write_report_from_csv(
     Ok(ReportFiles {
         summary: dir.join(SUMMARY_FILE),
         report: dir.join(REPORT_FILE),
+        html: dir.join(HTML_FILE),
         charts: placed
             .into_iter()
             .filter(|p| p.starts_with(dir.join(CHARTS)))
@@ -223,8 +259,29 @@ fn run_experiment(dir: &Path) -> Result<Option<Experiment>, ReportError> {
         .map_err(|source| ReportError::Experiment { source })
 }
 
+/// What `report.html` adds to the summary and the charts.
+struct PageParts<'a> {
+    /// The text of `experiment.toml`.
+    experiment: Option<&'a str>,
+    /// The games the page carries.
+    games: &'a Embedded,
+}
+
+/// The whole text of `path`.
+fn read_text(path: &Path) -> Result<String, ReportError> {
+    fs::read_to_string(path).map_err(|source| ReportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Writes every file into `staging`, returning their paths relative to it.
-fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf>, ReportError> {
+fn stage(
+    staging: &Path,
+    summary: &Summary,
+    tally: &Tally,
+    parts: &PageParts<'_>,
+) -> Result<Vec<PathBuf>, ReportError> {
     let charts = charts::render_all(&staging.join(CHARTS), summary, tally)?;
     let links: Vec<(String, String)> = charts
         .iter()
@@ -235,10 +292,37 @@ fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf
         })
         .collect();
     write_file(&staging.join(SUMMARY_FILE), |w| write_summary(w, summary))?;
-    write_file(&staging.join(REPORT_FILE), |w| {
-        write_markdown(w, summary, &links)
+    let mut markdown = Vec::new();
+    write_markdown(&mut markdown, summary, &links).map_err(|source| ReportError::Write {
+        path: staging.join(REPORT_FILE),
+        source,
     })?;
-    let mut relative = vec![PathBuf::from(SUMMARY_FILE), PathBuf::from(REPORT_FILE)];
+    write_file(&staging.join(REPORT_FILE), |w| w.write_all(&markdown))?;
+    // The page inlines each chart's SVG where report.md links its PNG.
+    let mut svgs = BTreeMap::new();
+    for (_, path) in charts
+        .iter()
+        .filter(|(_, p)| p.extension().is_some_and(|e| e == "svg"))
+    {
+        let (Some(stem), Some(name)) = (path.file_stem(), path.file_name()) else {
+            continue;
+        };
+        let link = format!("{CHARTS}/{}.png", stem.to_string_lossy());
+        let text = read_text(&staging.join(CHARTS).join(name))?;
+        svgs.insert(link, text);
+    }
+    let page = report_page(&PageInput {
+        markdown: &String::from_utf8_lossy(&markdown),
+        charts: &svgs,
+        experiment: parts.experiment,
+        games: parts.games,
+    });
+    write_file(&staging.join(HTML_FILE), |w| w.write_all(page.as_bytes()))?;
+    let mut relative = vec![
+        PathBuf::from(SUMMARY_FILE),
+        PathBuf::from(REPORT_FILE),
+        PathBuf::from(HTML_FILE),
+    ];
     for (_, path) in &charts {
         if let Some(name) = path.file_name() {
             relative.push(Path::new(CHARTS).join(name));

@@ -31,7 +31,7 @@ use super::safe_file::{create_new, is_symlink, open_read_no_follow};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{Fingerprint, ShardManifest, CODE_VERSION, SHARD_FILE};
-use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
+use crate::report::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 
 /// Why shards cannot be merged.
 #[derive(Debug, Error)]
@@ -540,7 +540,7 @@ impl RowReader {
 }
 
 /// The result files of a run, which `--force` replaces in the output.
-const RESULTS: [&str; 8] = [
+const RESULTS: [&str; 9] = [
     GAMES_FILE,
     MOVES_FILE,
     EXPERIMENT_FILE,
@@ -548,6 +548,7 @@ const RESULTS: [&str; 8] = [
     SHARD_FILE,
     SUMMARY_FILE,
     REPORT_FILE,
+    HTML_FILE,
     CHARTS,
 ];
 

@@ -34,7 +34,7 @@ fn report_command_writes_summary_markdown_and_charts() {
     }
     assert!(!dir.path().join(".report.tmp").exists());
     let printed = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(printed.lines().count(), 2 + 2 * CHART_STEMS.len());
+    assert_eq!(printed.lines().count(), 3 + 2 * CHART_STEMS.len());
 }
 
 #[test]
