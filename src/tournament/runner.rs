@@ -7,6 +7,12 @@
 //! ready. At most a few chunks per thread are in flight, so memory
 //! stays flat however many games a run has, and the bytes written do not depend
 //! on the number of threads or on which finishes first.
+//!
+//! In a run in rounds (Hoyito III matches) chunks end at multiples of the
+//! schedule's unit, a seat-swapped pair of matches: a match's rounds are
+//! played in order by one worker, each after the one before
+//! ([`MatchMemory`]). A range that starts inside a match (a resumed run)
+//! replays that match's earlier rounds first, without writing them.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -19,8 +25,10 @@ use thiserror::Error;
 
 use super::game_row::GameRow;
 use super::lineup::Lineup;
+use super::match_rounds::MatchMemory;
 use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
+use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 
 /// A run that stopped.
@@ -189,11 +197,18 @@ pub fn run_games(
         .num_threads(threads)
         .build()
         .map_err(|cause| RunError::Threads { threads, cause })?;
-    let chunk = chunk_size(work.lineup);
-    let chunks = (ids.end.saturating_sub(ids.start)).div_ceil(chunk);
+    let unit = work.schedule.unit();
+    let chunk = chunk_size(work.lineup).div_ceil(unit) * unit;
+    // Chunks of a run in rounds end at multiples of the unit, wherever the
+    // range starts, so that no match is split (but the first, on a resume).
+    let base = match unit {
+        2 => ids.start,
+        _ => ids.start / chunk * chunk,
+    };
+    let chunks = (ids.end.saturating_sub(base)).div_ceil(chunk);
     let chunk_ids = |k: u64| {
-        let start = ids.start + k * chunk;
-        start..(start + chunk).min(ids.end)
+        let start = base + k * chunk;
+        start.max(ids.start)..(start + chunk).min(ids.end)
     };
     let window = 16 * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
@@ -341,6 +356,8 @@ fn play_chunk(
         .has_headers(false)
         .from_writer(&mut csv);
     let mut row = empty_row();
+    let in_rounds = work.schedule.rounds() > 1;
+    let mut matches = MatchMemory::new();
     let mut block_start = (
         work.schedule.game(ids.start).block,
         ids.start,
@@ -353,7 +370,7 @@ fn play_chunk(
             end = id;
             break;
         }
-        let scheduled = work.schedule.game(id);
+        let scheduled = matches.prepare(work.schedule, work.lineup, id)?;
         if scheduled.block != block_start.0 {
             chunk
                 .times
@@ -363,7 +380,16 @@ fn play_chunk(
         let opening = work.schedule.opening(&scheduled);
         let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
-        writer.serialize(&row).expect("a row serialises to memory");
+        if in_rounds {
+            let outcome = game.outcome().expect("a played game is over");
+            matches.record(work.schedule, &scheduled, outcome);
+            let columns = RoundColumns::of(&scheduled, &game);
+            writer
+                .serialize((&row, columns))
+                .expect("a row serialises to memory");
+        } else {
+            writer.serialize(&row).expect("a row serialises to memory");
+        }
         writer.flush().expect("flushing to memory cannot fail");
         chunk.csv_ends.push(writer.get_ref().len());
         if options.record_moves {
