@@ -13,6 +13,8 @@ mod format;
 mod games_csv;
 mod markdown;
 mod openings_summary;
+mod rounds;
+mod rounds_md;
 mod sprt_summary;
 mod standings;
 mod summary;
@@ -34,6 +36,10 @@ pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};
 pub use markdown::write_markdown;
 pub use openings_summary::{openings_summary, write_openings, BookUse, OpeningsSummary};
+pub use rounds::{
+    rounds_summary, LastSeeds, MatchPairing, RoundNumber, RoundsSetting, RoundsSummary,
+};
+pub use rounds_md::write_rounds;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
@@ -123,6 +129,10 @@ pub fn write_report_from_csv(
     let mut summary = summarize(&tally, order, limit);
     summary.sprt = sprt.map(|(tracker, cap)| sprt_summary(&tracker, cap));
     summary.openings = experiment.as_ref().map(openings_summary);
+    summary.rounds = rounds_summary(
+        &dir.join(GAMES_FILE),
+        experiment.as_ref().map(|e| e.rules.rounds),
+    )?;
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
@@ -236,7 +246,11 @@ fn stage(staging: &Path, summary: &Summary, tally: &Tally) -> Result<Vec<PathBuf
         .collect();
     write_file(&staging.join(SUMMARY_FILE), |w| write_summary(w, summary))?;
     write_file(&staging.join(REPORT_FILE), |w| {
-        write_markdown(w, summary, &links)
+        write_markdown(&mut *w, summary, &links)?;
+        match &summary.rounds {
+            Some(rounds) => write_rounds(w, rounds),
+            None => Ok(()),
+        }
     })?;
     let mut relative = vec![PathBuf::from(SUMMARY_FILE), PathBuf::from(REPORT_FILE)];
     for (_, path) in &charts {
