@@ -332,6 +332,11 @@ fn matches_are_scored_on_rounds_then_seeds_by_hand() {
         // Rounds from a's side: W L W | L W W (match 1: b S wins; a N wins
         // twice) | W D L ... counted per row.
         assert_eq!(p.rounds.wins + p.rounds.draws + p.rounds.losses, 12);
+        // The previous winner: round 2 lost 3 of 3; rounds 3+ 2.5 of 4.
+        assert_eq!(
+            p.previous_winner,
+            [Some(wilson(0.0, 3, Z95)), Some(wilson(2.5, 4, Z95))]
+        );
         // Round 1: first mover South scores S, S, S, draw = 3.5 of 4.
         let r1 = &setting.by_round[0];
         assert_eq!((r1.round, r1.first, r1.games), (1, "South", 4));

@@ -87,6 +87,10 @@ pub struct MatchPairing {
     /// The agent's round score with its pair-based 95% interval (the same
     /// round of the two matches of a pair is a seat-swapped pair of games).
     pub round_score: Option<Proportion>,
+    /// The previous round's winner's score in round 2 (the single-game end
+    /// rule) and in rounds 3 on (the last seeds to that winner), Wilson 95%
+    /// intervals; in self-play this is the round rule's edge alone.
+    pub previous_winner: [Option<Proportion>; 2],
 }
 
 /// The balance of one round number.
@@ -219,6 +223,9 @@ struct PairingTally {
     match_pairs: Pentanomial,
     rounds: Wdl,
     round_pairs: Pentanomial,
+    /// Round 2 and rounds 3+: rounds after a won round, the previous
+    /// winner's points.
+    previous_winner: [(u64, f64); 2],
 }
 
 /// The streaming state.
@@ -340,8 +347,12 @@ impl RoundsTally {
         by_round.1 += points(game.winner, first_seat);
         if let Some(previous @ (Winner::S | Winner::N)) = previous {
             let seat = if previous == Winner::S { 0 } else { 1 };
+            let won = points(game.winner, seat);
             by_round.2 += 1;
-            by_round.3 += points(game.winner, seat);
+            by_round.3 += won;
+            let group = &mut pairing.previous_winner[usize::from(round.round >= 3)];
+            group.0 += 1;
+            group.1 += won;
         }
         // The last seeds.
         let group = &mut setting.last[usize::from(round.round >= 3)];
@@ -426,6 +437,9 @@ impl RoundsTally {
                         match_score: score(&t.match_pairs),
                         rounds: t.rounds,
                         round_score: score(&t.round_pairs),
+                        previous_winner: t
+                            .previous_winner
+                            .map(|(n, won)| (n > 0).then(|| wilson(won, n, Z95))),
                     })
                     .collect(),
                 by_round: s

@@ -47,24 +47,29 @@ pub fn write_rounds(out: &mut impl Write, rounds: &RoundsSummary) -> io::Result<
         writeln!(
             out,
             "Match score with its 95% interval over seat-swapped match pairs, beside the \
-             score over single rounds (pairs of the same round of both matches).\n"
+             score over single rounds (pairs of the same round of both matches), and the \
+             score of the previous round's winner in round 2 (single-game end rule) and in \
+             rounds 3+ (the last seeds to that winner; Wilson 95% intervals): in self-play \
+             the difference is the round rule's edge.\n"
         )?;
         writeln!(
             out,
-            "| agent | opponent | matches W-D-L | by seeds | match score | rounds W-D-L | round score |"
+            "| agent | opponent | matches W-D-L | by seeds | match score | rounds W-D-L | round score | previous winner, round 2 | previous winner, rounds 3+ |"
         )?;
-        writeln!(out, "|---|---|---|---|---|---|---|")?;
+        writeln!(out, "|---|---|---|---|---|---|---|---|---|")?;
         for p in &setting.pairings {
             writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 p.agent,
                 p.opponent,
                 wdl(&p.matches),
                 p.by_seeds,
                 optional(p.match_score.as_ref()),
                 wdl(&p.rounds),
-                optional(p.round_score.as_ref())
+                optional(p.round_score.as_ref()),
+                optional(p.previous_winner[0].as_ref()),
+                optional(p.previous_winner[1].as_ref())
             )?;
         }
         writeln!(
