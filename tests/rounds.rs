@@ -371,3 +371,55 @@ fn a_file_of_single_games_has_no_rounds_section() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rounds/single_games.csv");
     assert_eq!(rounds_summary(&data, None).unwrap(), None);
 }
+
+fn hoyito(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "hoyito {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn shards_of_match_pairs_merge_to_the_whole_run_and_rounds_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("r.toml");
+    fs::write(&cfg, ROUNDS).unwrap();
+    let p = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    hoyito(&["run", &p("r.toml"), "--out", &p("whole"), "--threads", "2"]);
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        hoyito(&[
+            "run",
+            &p("r.toml"),
+            "--shard",
+            &shard,
+            "--out",
+            &p(&format!("s{k}")),
+        ]);
+    }
+    hoyito(&["merge", &p("merged"), &p("s0"), &p("s1"), &p("s2")]);
+    for file in [GAMES_FILE, "moves.csv"] {
+        assert_eq!(
+            fs::read(tmp.path().join("whole").join(file)).unwrap(),
+            fs::read(tmp.path().join("merged").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // Round 4 of a match: North first, replayed from moves.csv.
+    let text = hoyito(&["replay", &p("whole"), "7"]);
+    assert!(text.contains("round 4 of 5 of match 1"), "{text}");
+    assert!(text.contains("matches the row of games.csv"), "{text}");
+    let report = fs::read_to_string(tmp.path().join("whole/report.md")).unwrap();
+    assert!(
+        report.contains("## Matches in rounds (Hoyito III)"),
+        "{report}"
+    );
+    let summary = fs::read_to_string(tmp.path().join("whole/summary.json")).unwrap();
+    assert!(summary.contains("\"rounds\": {"), "{summary}");
+}

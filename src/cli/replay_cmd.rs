@@ -89,11 +89,11 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         lineup.name(scheduled.north),
         scheduled.game_seed
     );
-    if schedule.rounds() > 1 {
+    if schedule.match_rounds() > 1 {
         text += &format!(
             "round {} of {} of match {}\n",
             scheduled.match_round,
-            schedule.rounds(),
+            schedule.match_rounds(),
             scheduled.match_id
         );
     }

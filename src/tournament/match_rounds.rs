@@ -69,7 +69,7 @@ impl MatchMemory {
     /// is forgotten at once, so the memory holds at most the matches in
     /// progress.
     pub fn record(&mut self, schedule: &Schedule, scheduled: &ScheduledGame, outcome: Outcome) {
-        if scheduled.match_round >= schedule.rounds() {
+        if scheduled.match_round >= schedule.match_rounds() {
             self.last.remove(&scheduled.match_id);
         } else {
             self.last

@@ -256,7 +256,7 @@ impl ScheduleCheck {
     /// Notes the winner of a round of a match (nothing without rounds), and
     /// the previous round's winner for [`ScheduleCheck::check_moves`].
     fn remember_round(&mut self, game: &ScheduledGame, winner: Winner) {
-        if self.schedule.rounds() == 1 {
+        if self.schedule.match_rounds() == 1 {
             return;
         }
         self.previous = self
@@ -264,7 +264,7 @@ impl ScheduleCheck {
             .get(&game.match_id)
             .filter(|(round, _)| *round + 1 == game.match_round)
             .map(|&(_, winner)| winner);
-        if game.match_round >= self.schedule.rounds() {
+        if game.match_round >= self.schedule.match_rounds() {
             self.matches.remove(&game.match_id);
         } else {
             self.matches

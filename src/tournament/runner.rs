@@ -30,6 +30,7 @@ use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::Schedule;
+use super::shard::GameIds;
 
 /// A run that stopped.
 #[derive(Debug, Error)]
@@ -179,14 +180,14 @@ pub struct RunOutcome {
     pub stopped: Option<Stopped>,
 }
 
-/// Plays games `ids` with `threads` workers (0 = all cores) and writes their
-/// rows, without header, to `out` in id order (each chunk's games rows, then
+/// Plays games `ids` (a range, or a shard's [`GameIds`]) with `threads`
+/// workers (0 = all cores) and writes their rows, without header, to `out` in id order (each chunk's games rows, then
 /// its moves rows), flushing after every chunk. `watch` sees every row before
 /// it is written and may stop the run after it; it is told the number of
 /// games written after each write.
-pub fn run_games(
+pub fn run_games<'a>(
     work: Work<'_>,
-    ids: Range<u64>,
+    ids: impl Into<GameIds<'a>>,
     threads: usize,
     mut out: RecordSinks<'_>,
     watch: &mut impl Watch,
@@ -198,18 +199,12 @@ pub fn run_games(
         .build()
         .map_err(|cause| RunError::Threads { threads, cause })?;
     let unit = work.schedule.unit();
+    // In a run in rounds chunks are whole match pairs (the first may be
+    // shorter, to end at one where a resume starts inside a match).
     let chunk = chunk_size(work.lineup).div_ceil(unit) * unit;
-    // Chunks of a run in rounds end at multiples of the unit, wherever the
-    // range starts, so that no match is split (but the first, on a resume).
-    let base = match unit {
-        2 => ids.start,
-        _ => ids.start / chunk * chunk,
-    };
-    let chunks = (ids.end.saturating_sub(base)).div_ceil(chunk);
-    let chunk_ids = |k: u64| {
-        let start = base + k * chunk;
-        start.max(ids.start)..(start + chunk).min(ids.end)
-    };
+    let mut ids: GameIds<'a> = ids.into();
+    let total = ids.len();
+    let mut exhausted = false;
     let window = 16 * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
     let mut outcome = RunOutcome::default();
@@ -221,9 +216,16 @@ pub fn run_games(
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
         loop {
             let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
-            while !stopping && submitted < chunks && submitted < next_write + window {
+            while !stopping && !exhausted && submitted < next_write + window {
+                let size = match (unit, ids.peek()) {
+                    (2, _) | (_, None) => chunk,
+                    (_, Some(next)) => chunk - next % unit,
+                };
+                let Some(runs) = ids.next_chunk(size) else {
+                    exhausted = true;
+                    break;
+                };
                 let tx = tx.clone();
-                let range = chunk_ids(submitted);
                 let k = submitted;
                 let options = ChunkOptions {
                     record_moves,
@@ -232,7 +234,7 @@ pub fn run_games(
                 };
                 scope.spawn(move |_| {
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((k, play_chunk(work, range, options)));
+                    let _ = tx.send((k, play_chunk(work, &runs, options)));
                 });
                 submitted += 1;
             }
@@ -280,7 +282,7 @@ pub fn run_games(
             }
         }
     });
-    if outcome.stopped.is_none() && outcome.written < ids.end.saturating_sub(ids.start) {
+    if outcome.stopped.is_none() && outcome.written < total {
         outcome.stopped = Some(Stopped::Interrupted);
     }
     match failure {
@@ -332,15 +334,15 @@ struct ChunkOptions {
     interrupt: Option<&'static AtomicBool>,
 }
 
-/// Plays one chunk of consecutive games and formats their rows (and their
+/// Plays one chunk of games (runs of consecutive ids) and formats their rows (and their
 /// moves rows when `record_moves`). When the interrupt flag is set it stops
 /// between games and returns the games played so far, marked incomplete.
 fn play_chunk(
     work: Work<'_>,
-    ids: Range<u64>,
+    runs: &[Range<u64>],
     options: ChunkOptions,
 ) -> Result<Chunk, GameFailure> {
-    let games = (ids.end - ids.start) as usize;
+    let games = runs.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
     let mut csv = Vec::with_capacity(112 * games);
     let mut moves = Vec::with_capacity(if options.record_moves { 160 * games } else { 0 });
     let mut chunk = Chunk {
@@ -356,27 +358,24 @@ fn play_chunk(
         .has_headers(false)
         .from_writer(&mut csv);
     let mut row = empty_row();
-    let in_rounds = work.schedule.rounds() > 1;
+    let in_rounds = work.schedule.match_rounds() > 1;
     let mut matches = MatchMemory::new();
-    let mut block_start = (
-        work.schedule.game(ids.start).block,
-        ids.start,
-        Instant::now(),
-    );
-    let mut end = ids.end;
-    for id in ids.clone() {
+    let first = runs.first().map_or(0, |r| r.start);
+    // (block, games played in it so far, since when).
+    let mut block_start = (work.schedule.game(first).block, 0u64, Instant::now());
+    for id in runs.iter().cloned().flatten() {
         if interrupted(options.interrupt) {
             chunk.complete = false;
-            end = id;
             break;
         }
         let scheduled = matches.prepare(work.schedule, work.lineup, id)?;
         if scheduled.block != block_start.0 {
             chunk
                 .times
-                .add(block_start.0, id - block_start.1, block_start.2.elapsed());
-            block_start = (scheduled.block, id, Instant::now());
+                .add(block_start.0, block_start.1, block_start.2.elapsed());
+            block_start = (scheduled.block, 0, Instant::now());
         }
+        block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
         let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
@@ -402,7 +401,7 @@ fn play_chunk(
     }
     chunk
         .times
-        .add(block_start.0, end - block_start.1, block_start.2.elapsed());
+        .add(block_start.0, block_start.1, block_start.2.elapsed());
     drop(writer);
     chunk.csv = csv;
     chunk.moves = moves;

@@ -26,6 +26,8 @@
 //! pair is the unit of work that the runner never splits. With K = 1 every
 //! id maps to exactly the game it always did.
 
+use std::ops::Range;
+
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
 use crate::round_match::round_setup;
@@ -165,7 +167,7 @@ impl Schedule {
     }
 
     /// Rounds per match: 1 for single games.
-    pub fn rounds(&self) -> u32 {
+    pub fn match_rounds(&self) -> u32 {
         self.rounds
     }
 
@@ -224,6 +226,30 @@ impl Schedule {
             match_round,
             first: start.side,
         }
+    }
+
+    /// How many seat-swapped pairs in all: pairs of games, or in a run in
+    /// rounds pairs of matches (each [`Schedule::unit`] games), the slices
+    /// that shards are cut into.
+    pub fn pairs(&self) -> u64 {
+        self.pairs_per_pairing * self.blocks() as u64
+    }
+
+    /// How many rounds: pairs per (variant, board, pairing) block.
+    pub fn rounds(&self) -> u64 {
+        self.pairs_per_pairing
+    }
+
+    /// The game ids of pair `pair_id` (below [`Schedule::pairs`]): consecutive,
+    /// and the pairs' ids follow each other in pair order.
+    pub fn pair_games(&self, pair_id: u64) -> Range<u64> {
+        self.unit() * pair_id..self.unit() * (pair_id + 1)
+    }
+
+    /// The (variant, board, pairing) block and the round of pair `pair_id`.
+    pub fn pair_place(&self, pair_id: u64) -> (usize, u64) {
+        let blocks = self.blocks() as u64;
+        ((pair_id % blocks) as usize, pair_id / blocks)
     }
 
     /// How game `game` begins: the pair of round `k` plays entry `k mod n` of
