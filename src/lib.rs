@@ -48,7 +48,7 @@ pub use perft::perft;
 pub use play::{play_game, PlayError};
 pub use position::{IllegalMove, MoveEffect, Position};
 pub use record::GameRecord;
-pub use round_match::{play_match, round_setup, MatchResult};
+pub use round_match::{play_match, round_setup, round_setup_after, MatchResult};
 pub use rules::{
     check_board, LastFour, Leftover, Rules, RulesError, StallRules, UnknownVariant, Variant,
     MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,

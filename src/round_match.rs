@@ -16,7 +16,17 @@ use crate::side::{BySide, Side};
 /// The rules and first position of round `round` (1-based) given the previous
 /// round's result.
 pub fn round_setup(base: &Rules, round: u32, previous: Option<&Outcome>) -> (Rules, Position) {
-    let last_four = match previous.and_then(|o| o.winner) {
+    round_setup_after(base, round, previous.and_then(|o| o.winner))
+}
+
+/// [`round_setup`] given only the previous round's winner (`None` for a
+/// drawn round, or in round 1): what a record of the round says.
+pub fn round_setup_after(
+    base: &Rules,
+    round: u32,
+    previous_winner: Option<Side>,
+) -> (Rules, Position) {
+    let last_four = match previous_winner {
         Some(winner) if round >= 3 => LastFour::Player(winner),
         _ => LastFour::Capturer,
     };

@@ -6,7 +6,10 @@
 //! experiment and the schedule (rules, seats, seeds) and played again by the
 //! same code that ran it. Either way it must end exactly as its row of
 //! `games.csv` says, so replay is also the check that a run is reproducible.
-//! Rows are found by binary search: both files are in game-id order.
+//! Rows are found by binary search: both files are in game-id order. A later
+//! round of a Hoyito III match is replayed under its round's rules: its
+//! first mover, and the last seeds to the previous round's winner as that
+//! round's row records it.
 //!
 //! With `--html FILE` the recorded game is written as a page of its own
 //! with the report's game viewer (see `hoyito::report::html`) instead of
@@ -21,9 +24,9 @@ use clap::Args;
 use hoyito::report::html::{game_page, GameLabels, GameView};
 use hoyito::tournament::{
     empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
-    Opening, Schedule, ScheduledGame, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
+    Opening, Schedule, ScheduledGame, Winner, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
 };
-use hoyito::{diagram, Ending, Game, Move, Roster, Side};
+use hoyito::{diagram, round_setup_after, Ending, Game, Move, Roster, Side};
 
 /// Arguments of `hoyito replay`.
 #[derive(Debug, Args)]
@@ -78,7 +81,19 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             eprintln!("warning: {name} plays by the clock: the replay may differ from the record");
         }
     }
-    let scheduled = schedule.game(args.game_id);
+    let mut scheduled = schedule.game(args.game_id);
+    if scheduled.match_round >= 3 {
+        // The end rule of a later round follows the previous round's winner,
+        // as its row records it.
+        let previous = find_row(&args.dir.join(GAMES_FILE), args.game_id - 2)?;
+        let winner = match previous.winner {
+            Winner::S => Some(Side::South),
+            Winner::N => Some(Side::North),
+            Winner::Draw => None,
+        };
+        let (rules, _) = round_setup_after(&scheduled.rules, scheduled.match_round, winner);
+        scheduled.rules = rules;
+    }
     let opening = schedule.opening(&scheduled);
     let plies = opening.plies();
     let rules = scheduled.rules;
@@ -95,8 +110,16 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         lineup.name(scheduled.north),
         scheduled.game_seed
     );
-    text += &format!("{}\n\n", diagram(Game::new(rules).position()));
-    let mut mover = Side::South;
+    if schedule.match_rounds() > 1 {
+        text += &format!(
+            "round {} of {} of match {}\n",
+            scheduled.match_round,
+            schedule.match_rounds(),
+            scheduled.match_id
+        );
+    }
+    text += &format!("{}\n\n", diagram(scheduled.start().position()));
+    let mut mover = scheduled.first;
     let mut draw = |game: &Game, mv: Move| {
         let ply = game.plies();
         let who = match mover {
@@ -176,7 +199,7 @@ fn replay_record(
     ending: Ending,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game> {
-    let mut game = Game::new(scheduled.rules);
+    let mut game = scheduled.start();
     for &mv in &record.moves {
         game.play(mv)
             .with_context(|| format!("{MOVES_FILE}: game {}", record.game_id))?;

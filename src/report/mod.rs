@@ -14,6 +14,8 @@ mod games_csv;
 pub mod html;
 mod markdown;
 mod openings_summary;
+mod rounds;
+mod rounds_md;
 mod sprt_summary;
 mod standings;
 mod summary;
@@ -37,6 +39,10 @@ pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};
 pub use markdown::write_markdown;
 pub use openings_summary::{openings_summary, write_openings, BookUse, OpeningsSummary};
+pub use rounds::{
+    rounds_summary, LastSeeds, MatchPairing, RoundNumber, RoundsSetting, RoundsSummary,
+};
+pub use rounds_md::write_rounds;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
 pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
@@ -154,6 +160,10 @@ pub fn write_report(
     let mut summary = summarize(&tally, order, limit);
     summary.sprt = sprt.map(|(tracker, cap)| sprt_summary(&tracker, cap));
     summary.openings = experiment.as_ref().map(openings_summary);
+    summary.rounds = rounds_summary(
+        &dir.join(GAMES_FILE),
+        experiment.as_ref().map(|e| e.rules.rounds),
+    )?;
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
@@ -293,10 +303,15 @@ fn stage(
         .collect();
     write_file(&staging.join(SUMMARY_FILE), |w| write_summary(w, summary))?;
     let mut markdown = Vec::new();
-    write_markdown(&mut markdown, summary, &links).map_err(|source| ReportError::Write {
-        path: staging.join(REPORT_FILE),
-        source,
-    })?;
+    write_markdown(&mut markdown, summary, &links)
+        .and_then(|()| match &summary.rounds {
+            Some(rounds) => write_rounds(&mut markdown, rounds),
+            None => Ok(()),
+        })
+        .map_err(|source| ReportError::Write {
+            path: staging.join(REPORT_FILE),
+            source,
+        })?;
     write_file(&staging.join(REPORT_FILE), |w| w.write_all(&markdown))?;
     // The page inlines each chart's SVG where report.md links its PNG.
     let mut svgs = BTreeMap::new();

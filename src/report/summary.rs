@@ -46,6 +46,10 @@ pub struct Summary {
     /// Forfeits per agent and reason (agents in other processes), when any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<AgentForfeits>,
+    /// Matches in rounds (Hoyito III, `rules.rounds > 1`): match scores, the
+    /// balance by round number and the last seeds; absent for single games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<super::rounds::RoundsSummary>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
 }
@@ -96,6 +100,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         sprt: None,
         openings: None,
         forfeits: tally.forfeits().agents(),
+        rounds: None,
         settings,
     }
 }

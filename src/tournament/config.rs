@@ -23,7 +23,7 @@ use crate::stats::SprtConfig;
 mod check;
 mod toml_place;
 
-pub use check::{MAX_THREADS, MAX_TOTAL_GAMES};
+pub use check::{MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES};
 pub use toml_place::TomlPlace;
 
 /// The built-in default experiment (also `configs/default.toml`).
@@ -76,6 +76,7 @@ pub struct Experiment {
     /// The master seed: every random choice of the experiment derives from it.
     pub seed: u64,
     /// Games per pairing, per variant, per board; rounded up to whole pairs.
+    /// With `rules.rounds = K > 1`, matches of K rounds (K rows each).
     pub games: u64,
     /// Worker threads; 0 = all cores. Not part of the results.
     #[serde(default)]
@@ -118,6 +119,17 @@ pub struct RulesConfig {
     pub repetitions: u32,
     /// Who gets the seeds of a stalled game: `none`, `own-side`, `split`.
     pub leftover: Leftover,
+    /// Rounds per match (Hoyito III only): 1 plays single games; K > 1 makes
+    /// every scheduled game a match of K rounds between the same two agents
+    /// (RULES.md, "Hoyito III played in rounds"). Left out of
+    /// `experiment.toml` when 1, so that older run directories still match.
+    #[serde(skip_serializing_if = "is_one")]
+    pub rounds: u32,
+}
+
+/// Whether a count is 1 (the default left out of a saved experiment).
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl Default for RulesConfig {
@@ -130,6 +142,7 @@ impl Default for RulesConfig {
             no_capture_limit: stall.no_capture_limit,
             repetitions: stall.repetitions,
             leftover: stall.leftover,
+            rounds: 1,
         }
     }
 }

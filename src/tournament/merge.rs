@@ -25,7 +25,8 @@ use thiserror::Error;
 
 use super::config::{ConfigError, Experiment};
 use super::moves_file::{MOVES_FILE, MOVES_HEADER};
-use super::run_dir::{csv_header, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
+use super::round_row::games_header;
+use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
 use super::run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 use super::safe_file::{create_new, is_symlink, open_read_no_follow};
 use super::schedule::Schedule;
@@ -216,7 +217,7 @@ where
             &parts,
             &schedule,
             GAMES_FILE,
-            &csv_header(),
+            &games_header(experiment.rules.rounds),
             &mut games,
         )?;
         let moves = experiment.record.moves;

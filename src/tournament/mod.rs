@@ -5,12 +5,14 @@
 mod config;
 mod game_row;
 mod lineup;
+mod match_rounds;
 mod merge;
 mod moves_file;
 mod moves_hash;
 mod pgn;
 mod play;
 mod resources;
+mod round_row;
 mod row_check;
 mod row_search;
 mod run_dir;
@@ -26,10 +28,12 @@ mod timings;
 
 pub use config::{
     check_regular_file, ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig,
-    TomlPlace, TournamentConfig, DEFAULT_CONFIG, DEFAULT_CONFIG_NAME, MAX_THREADS, MAX_TOTAL_GAMES,
+    TomlPlace, TournamentConfig, DEFAULT_CONFIG, DEFAULT_CONFIG_NAME, MAX_ROUNDS, MAX_THREADS,
+    MAX_TOTAL_GAMES,
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat, SeatError};
+pub use match_rounds::MatchMemory;
 pub use merge::{merge_shards, MergeError, Merged};
 pub use moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
@@ -40,6 +44,7 @@ pub use moves_hash::{
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
+pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};
 pub use row_check::{check_moves, check_rules, RowProblem, ScheduleCheck, HOLES};
 pub use row_search::find_row_line;
 pub use run_dir::{

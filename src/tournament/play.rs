@@ -33,7 +33,8 @@ pub struct GameFailure {
     pub cause: PlayError,
 }
 
-/// Plays `scheduled` from the start: its `opening` (the book plies, or uniformly
+/// Plays `scheduled` from its start ([`ScheduledGame::start`]: a round of a
+/// match starts as its round says): its `opening` (the book plies, or uniformly
 /// random plies from the pair's opening seed), then fresh players of the lineup with the game's
 /// generator (told of the new game after the opening, and of every move after
 /// it, as in [`crate::play_game`]). `on_move` sees the game after every ply,
@@ -48,7 +49,7 @@ pub fn play_scheduled(
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
     let rules = scheduled.rules;
-    let mut game = Game::new(rules);
+    let mut game = scheduled.start();
     match opening {
         Opening::Random { plies } => {
             let mut opening_rng = rng_from_seed(scheduled.opening_seed);

@@ -13,15 +13,18 @@
 //! through the engine ([`check_moves`]), which checks winner, captures,
 //! plies and ending.
 
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use crate::game::{Ending, Game};
 use crate::moves::Move;
+use crate::round_match::round_setup_after;
+use crate::side::Side;
 
 use super::config::Experiment;
 use super::game_row::{GameRow, Winner};
 use super::moves_hash::MovesHash;
-use super::schedule::{Opening, Schedule};
+use super::schedule::{Opening, Schedule, ScheduledGame};
 use super::seeding::rng_from_seed;
 
 /// The smallest and largest number of holes per row the engine plays.
@@ -126,6 +129,11 @@ pub struct ScheduleCheck {
     schedule: Schedule,
     agents: Vec<String>,
     opening: String,
+    /// In a run in rounds: each match under way, with its last round
+    /// checked and that round's winner (rows come in id order).
+    matches: BTreeMap<u64, (u32, Winner)>,
+    /// The previous round's winner of the row last checked, if it has one.
+    previous: Option<Winner>,
 }
 
 impl ScheduleCheck {
@@ -135,6 +143,8 @@ impl ScheduleCheck {
             schedule: Schedule::new(experiment),
             agents: experiment.tournament.agents.clone(),
             opening: String::new(),
+            matches: BTreeMap::new(),
+            previous: None,
         }
     }
 
@@ -220,7 +230,7 @@ impl ScheduleCheck {
         match self.schedule.opening(&game) {
             Opening::Book { plies, .. } => push_moves(&mut self.opening, plies.iter().copied()),
             Opening::Random { plies } => {
-                let mut board = Game::new(rules);
+                let mut board = game.start();
                 let mut rng = rng_from_seed(game.opening_seed);
                 let mut moves = Vec::with_capacity(plies as usize);
                 for _ in 0..plies {
@@ -239,13 +249,42 @@ impl ScheduleCheck {
                 format!("{:?}", self.opening),
             ));
         }
+        self.remember_round(&game, row.winner);
         Ok(())
     }
 
+    /// Notes the winner of a round of a match (nothing without rounds), and
+    /// the previous round's winner for [`ScheduleCheck::check_moves`].
+    fn remember_round(&mut self, game: &ScheduledGame, winner: Winner) {
+        if self.schedule.match_rounds() == 1 {
+            return;
+        }
+        self.previous = self
+            .matches
+            .get(&game.match_id)
+            .filter(|(round, _)| *round + 1 == game.match_round)
+            .map(|&(_, winner)| winner);
+        if game.match_round >= self.schedule.match_rounds() {
+            self.matches.remove(&game.match_id);
+        } else {
+            self.matches
+                .insert(game.match_id, (game.match_round, winner));
+        }
+    }
+
     /// Checks `moves` (the game's row of `moves.csv`) against `row`, which
-    /// [`ScheduleCheck::check`] accepted: see [`check_moves`].
+    /// [`ScheduleCheck::check`] accepted (the row just before it, so that a
+    /// round of a match is replayed after the previous round's result): see
+    /// [`check_moves`].
     pub fn check_moves(&self, row: &GameRow, moves: &[Move]) -> Result<(), RowProblem> {
-        check_moves(row, self.schedule.game(row.game_id).rules, moves)
+        let game = self.schedule.game(row.game_id);
+        let previous = self.previous.map(|winner| match winner {
+            Winner::S => Some(Side::South),
+            Winner::N => Some(Side::North),
+            Winner::Draw => None,
+        });
+        let (rules, _) = round_setup_after(&game.rules, game.match_round, previous.flatten());
+        check_moves_from(row, ScheduledGame { rules, ..game }.start(), moves)
     }
 }
 
@@ -257,6 +296,12 @@ pub fn check_moves(
     rules: crate::rules::Rules,
     moves: &[Move],
 ) -> Result<(), RowProblem> {
+    check_moves_from(row, Game::new(rules), moves)
+}
+
+/// [`check_moves`] from the start of `game` (a round of a match starts
+/// with its own first mover and end rule).
+fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(), RowProblem> {
     let hash = MovesHash::of_moves(moves);
     if hash != row.moves_hash {
         return Err(problem(
@@ -264,7 +309,6 @@ pub fn check_moves(
             format!("{}, but the game's moves hash to {hash}", row.moves_hash),
         ));
     }
-    let mut game = Game::new(rules);
     for &mv in moves {
         game.play(mv)
             .map_err(|err| problem("moves", format!("the recorded moves do not replay: {err}")))?;

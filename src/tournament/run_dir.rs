@@ -22,6 +22,7 @@ use thiserror::Error;
 use super::config::Experiment;
 use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::play::empty_row;
+use super::round_row::games_header;
 use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
 use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
@@ -342,7 +343,7 @@ fn create_and_open(
             manifest.write(dir).map_err(io_error(&path, "write it"))?;
         }
     }
-    let games_header = csv_header();
+    let games_header = games_header(experiment.rules.rounds);
     let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, slice)?;
     let mut moves = match experiment.record.moves {
         true => {

@@ -7,6 +7,12 @@
 //! ready. At most a few chunks per thread are in flight, so memory
 //! stays flat however many games a run has, and the bytes written do not depend
 //! on the number of threads or on which finishes first.
+//!
+//! In a run in rounds (Hoyito III matches) chunks end at multiples of the
+//! schedule's unit, a seat-swapped pair of matches: a match's rounds are
+//! played in order by one worker, each after the one before
+//! ([`MatchMemory`]). A range that starts inside a match (a resumed run)
+//! replays that match's earlier rounds first, without writing them.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -19,8 +25,10 @@ use thiserror::Error;
 
 use super::game_row::GameRow;
 use super::lineup::Lineup;
+use super::match_rounds::MatchMemory;
 use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
+use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 use super::shard::GameIds;
 
@@ -190,7 +198,10 @@ pub fn run_games<'a>(
         .num_threads(threads)
         .build()
         .map_err(|cause| RunError::Threads { threads, cause })?;
-    let chunk = chunk_size(work.lineup);
+    let unit = work.schedule.unit();
+    // In a run in rounds chunks are whole match pairs (the first may be
+    // shorter, to end at one where a resume starts inside a match).
+    let chunk = chunk_size(work.lineup).div_ceil(unit) * unit;
     let mut ids: GameIds<'a> = ids.into();
     let total = ids.len();
     let mut exhausted = false;
@@ -206,7 +217,11 @@ pub fn run_games<'a>(
         loop {
             let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
             while !stopping && !exhausted && submitted < next_write + window {
-                let Some(runs) = ids.next_chunk(chunk) else {
+                let size = match (unit, ids.peek()) {
+                    (2, _) | (_, None) => chunk,
+                    (_, Some(next)) => chunk - next % unit,
+                };
+                let Some(runs) = ids.next_chunk(size) else {
                     exhausted = true;
                     break;
                 };
@@ -343,6 +358,8 @@ fn play_chunk(
         .has_headers(false)
         .from_writer(&mut csv);
     let mut row = empty_row();
+    let in_rounds = work.schedule.match_rounds() > 1;
+    let mut matches = MatchMemory::new();
     let first = runs.first().map_or(0, |r| r.start);
     // (block, games played in it so far, since when).
     let mut block_start = (work.schedule.game(first).block, 0u64, Instant::now());
@@ -351,7 +368,7 @@ fn play_chunk(
             chunk.complete = false;
             break;
         }
-        let scheduled = work.schedule.game(id);
+        let scheduled = matches.prepare(work.schedule, work.lineup, id)?;
         if scheduled.block != block_start.0 {
             chunk
                 .times
@@ -362,7 +379,16 @@ fn play_chunk(
         let opening = work.schedule.opening(&scheduled);
         let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
         fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
-        writer.serialize(&row).expect("a row serialises to memory");
+        if in_rounds {
+            let outcome = game.outcome().expect("a played game is over");
+            matches.record(work.schedule, &scheduled, outcome);
+            let columns = RoundColumns::of(&scheduled, &game);
+            writer
+                .serialize((&row, columns))
+                .expect("a row serialises to memory");
+        } else {
+            writer.serialize(&row).expect("a row serialises to memory");
+        }
         writer.flush().expect("flushing to memory cannot fail");
         chunk.csv_ends.push(writer.get_ref().len());
         if options.record_moves {

@@ -15,11 +15,24 @@
 //!
 //! The schedule also says how each pair opens: the pair of round `k` plays
 //! entry `k` of the setting's book (cycling), or the pair's random plies.
+//!
+//! With `rules.rounds = K > 1` (Hoyito III in rounds, RULES.md) each
+//! scheduled game is a match of K rounds, and every round is a game id of
+//! its own. The two matches of a seat-swapped pair take `2K` consecutive
+//! ids, interleaved round by round (match A round 1, match B round 1, match
+//! A round 2, ...): so ids `2p` and `2p + 1` are still a seat-swapped pair
+//! (the same round of both matches, the same opening), `pair_id = id / 2`
+//! holds as before, and the pair statistics keep their meaning. A match
+//! pair is the unit of work that the runner never splits. With K = 1 every
+//! id maps to exactly the game it always did.
 
 use std::ops::Range;
 
+use crate::game::{Game, Outcome};
 use crate::moves::Move;
+use crate::round_match::round_setup;
 use crate::rules::{Rules, Variant};
+use crate::side::Side;
 
 use super::config::Experiment;
 use super::seeding::{game_seed, opening_seed};
@@ -44,8 +57,37 @@ pub struct ScheduledGame {
     /// Which (variant, board, pairing) block the game is in, from 0: the unit
     /// that timings are added up by.
     pub block: usize,
-    /// The round: the pair is its block's pair number `round`, from 0.
+    /// The round of the schedule: the (match) pair is its block's pair
+    /// number `round`, from 0.
     pub round: u64,
+    /// The match the game is a round of (`2 * match pair + seat`); the game
+    /// id itself when matches have one round.
+    pub match_id: u64,
+    /// The game's round in its match, from 1 (always 1 without rounds).
+    pub match_round: u32,
+    /// Who moves first: South, but North in the even rounds of a match.
+    pub first: Side,
+}
+
+impl ScheduledGame {
+    /// The game as round [`ScheduledGame::match_round`] is played after
+    /// `previous` (the outcome of the match's round before, `None` in round
+    /// 1): the last seeds go to the previous round's winner from round 3 on
+    /// ([`round_setup`]). Without rounds the game is unchanged.
+    pub fn after(mut self, previous: Option<&Outcome>) -> ScheduledGame {
+        let (rules, start) = round_setup(&self.rules, self.match_round, previous);
+        self.rules = rules;
+        self.first = start.side;
+        self
+    }
+
+    /// A new game at the start of this round: the rules' start position,
+    /// [`ScheduledGame::first`] to move.
+    pub fn start(&self) -> Game {
+        let mut start = crate::position::Position::start(&self.rules);
+        start.side = self.first;
+        Game::from_position(self.rules, start)
+    }
 }
 
 /// How one game begins, before the agents play.
@@ -86,6 +128,7 @@ pub struct Schedule {
     pairings: Vec<(usize, usize)>,
     pairs_per_pairing: u64,
     master_seed: u64,
+    rounds: u32,
 }
 
 impl Schedule {
@@ -114,12 +157,24 @@ impl Schedule {
             pairings: experiment.tournament.pairings(),
             pairs_per_pairing: experiment.games.div_ceil(2),
             master_seed: experiment.seed,
+            rounds: experiment.rules.rounds.max(1),
         }
     }
 
-    /// How many games in all.
+    /// How many games in all (each round of a match is a game).
     pub fn len(&self) -> u64 {
-        2 * self.pairs_per_pairing * self.blocks() as u64
+        self.unit() * self.pairs_per_pairing * self.blocks() as u64
+    }
+
+    /// Rounds per match: 1 for single games.
+    pub fn match_rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// The ids of one seat-swapped pair of matches: `2 * rounds`. Work is
+    /// cut at multiples of it, so that a match is never split.
+    pub fn unit(&self) -> u64 {
+        2 * u64::from(self.rounds)
     }
 
     /// Whether there is no game at all (never, for a checked experiment).
@@ -143,14 +198,20 @@ impl Schedule {
     }
 
     /// Game `game_id`, which must be below [`Schedule::len`].
+    /// Rounds of a match come with the rules and first mover of a round 1 or
+    /// 2 ([`ScheduledGame::after`] applies the previous round's result).
     pub fn game(&self, game_id: u64) -> ScheduledGame {
         let pair_id = game_id / 2;
+        let match_pair = game_id / self.unit();
+        let seat = game_id % 2;
+        let match_round = (game_id % self.unit() / 2) as u32 + 1;
         let blocks = self.blocks() as u64;
-        let block = (pair_id % blocks) as usize;
-        let round = pair_id / blocks;
-        let rules = self.boards[block / self.pairings.len()];
+        let block = (match_pair % blocks) as usize;
+        let round = match_pair / blocks;
+        let base = self.boards[block / self.pairings.len()];
+        let (rules, start) = round_setup(&base, match_round, None);
         let (a, b) = self.pairings[block % self.pairings.len()];
-        let (south, north) = if game_id % 2 == 0 { (a, b) } else { (b, a) };
+        let (south, north) = if seat == 0 { (a, b) } else { (b, a) };
         ScheduledGame {
             game_id,
             pair_id,
@@ -161,10 +222,15 @@ impl Schedule {
             opening_seed: opening_seed(self.master_seed, pair_id),
             block,
             round,
+            match_id: 2 * match_pair + seat,
+            match_round,
+            first: start.side,
         }
     }
 
-    /// How many seat-swapped pairs in all.
+    /// How many seat-swapped pairs in all: pairs of games, or in a run in
+    /// rounds pairs of matches (each [`Schedule::unit`] games), the slices
+    /// that shards are cut into.
     pub fn pairs(&self) -> u64 {
         self.pairs_per_pairing * self.blocks() as u64
     }
@@ -177,7 +243,7 @@ impl Schedule {
     /// The game ids of pair `pair_id` (below [`Schedule::pairs`]): consecutive,
     /// and the pairs' ids follow each other in pair order.
     pub fn pair_games(&self, pair_id: u64) -> Range<u64> {
-        2 * pair_id..2 * pair_id + 2
+        self.unit() * pair_id..self.unit() * (pair_id + 1)
     }
 
     /// The (variant, board, pairing) block and the round of pair `pair_id`.
@@ -187,11 +253,16 @@ impl Schedule {
     }
 
     /// How game `game` begins: the pair of round `k` plays entry `k mod n` of
-    /// the setting's book of `n` entries, else the random plies.
+    /// the setting's book of `n` entries, else the random plies. In matches
+    /// every round opens so (the `K` rounds of the match pairs of round `k`
+    /// play entries `kK`, `kK + 1`, ...), from the round's own first mover:
+    /// otherwise the rounds after the first would be the same game in every
+    /// match of deterministic agents.
     pub fn opening(&self, game: &ScheduledGame) -> Opening<'_> {
         match &self.books[game.block / self.pairings.len()] {
             Some(entries) => {
-                let entry = (game.round % entries.len() as u64) as usize;
+                let index = game.round * u64::from(self.rounds) + u64::from(game.match_round) - 1;
+                let entry = (index % entries.len() as u64) as usize;
                 Opening::Book {
                     entry,
                     plies: &entries[entry],

@@ -233,6 +233,14 @@ impl GameIds<'_> {
         self.len == 0
     }
 
+    /// The next id to be handed out, if any.
+    pub fn peek(&mut self) -> Option<u64> {
+        if self.pending.is_none() {
+            self.pending = self.runs.next();
+        }
+        self.pending.as_ref().map(|run| run.start)
+    }
+
     /// The next run of consecutive ids, at most `most` long (at least 1).
     pub fn next_run(&mut self, most: u64) -> Option<Range<u64>> {
         let run = self.pending.take().or_else(|| self.runs.next())?;

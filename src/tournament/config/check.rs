@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use crate::agents::Roster;
-use crate::rules::{check_board, max_seeds_per_hole, RulesError};
+use crate::rules::{check_board, max_seeds_per_hole, RulesError, Variant};
 use crate::stats::{Sprt, SprtConfig};
 
 use super::{ConfigError, Experiment, Format, RulesConfig, TournamentConfig};
@@ -18,6 +18,10 @@ use super::{ConfigError, Experiment, Format, RulesConfig, TournamentConfig};
 /// that a TOML integer, a JSON number and an `f64` all hold exactly (so that
 /// `experiment.toml`, `summary.json` and the statistics agree).
 pub const MAX_TOTAL_GAMES: u64 = 1 << 53;
+
+/// The most rounds per match: far beyond any competition, and small enough
+/// that a match pair (two matches, played as one unit of work) stays short.
+pub const MAX_ROUNDS: u32 = 100;
 
 /// The most worker threads a run may ask for; more cannot be started on
 /// ordinary systems, and would fail only after the results directory exists.
@@ -169,17 +173,21 @@ impl Experiment {
         };
         // In 128 bits: `games` rounded up to pairs times the pairings and
         // settings cannot wrap there, so the message says the real total.
-        let per_game = settings as u128 * pairings as u128;
+        let per_game = settings as u128 * pairings as u128 * u128::from(self.rules.rounds.max(1));
         let total = u128::from(self.games).div_ceil(2) * 2 * per_game;
         if total <= u128::from(MAX_TOTAL_GAMES) {
             return;
         }
         let largest = u128::from(MAX_TOTAL_GAMES) / per_game / 2 * 2;
+        let rounds = match self.rules.rounds {
+            0 | 1 => String::new(),
+            k => format!(" x {k} rounds"),
+        };
         problems.add(
             "games",
             format!(
                 "{} games per pairing, per variant, per board make {total} games in all \
-                 ({pairings} pairing(s) x {settings} setting(s), whole pairs); at most \
+                 ({pairings} pairing(s) x {settings} setting(s){rounds}, whole pairs); at most \
                  2^53 = {MAX_TOTAL_GAMES} are allowed: give at most {largest}",
                 self.games
             ),
@@ -279,7 +287,36 @@ impl RulesConfig {
         if let Err(err) = self.stall().check_ends() {
             problems.add("rules.no_capture_limit", err.to_string());
         }
+        if let Some(message) = self.rounds_problem() {
+            problems.add("rules.rounds", message);
+        }
         problems.list.len() == before
+    }
+}
+
+impl RulesConfig {
+    /// What is wrong with `rounds`, if anything: at least 1, at most
+    /// [`MAX_ROUNDS`], and more than 1 only when Hoyito III is the only
+    /// variant (the round rule is Hoyito III's, RULES.md).
+    fn rounds_problem(&self) -> Option<String> {
+        if self.rounds == 0 {
+            return Some(
+                "0 rounds: give 1 (single games) or more (a match of that many rounds)".to_string(),
+            );
+        }
+        if self.rounds > MAX_ROUNDS {
+            return Some(format!(
+                "{} rounds: at most {MAX_ROUNDS} rounds per match",
+                self.rounds
+            ));
+        }
+        if self.rounds > 1 && self.variants.iter().any(|&v| v != Variant::Iii) {
+            return Some(format!(
+                "{} rounds: matches in rounds are Hoyito III's (RULES.md); give                  `variants = [\"iii\"]` or `rounds = 1`",
+                self.rounds
+            ));
+        }
+        None
     }
 }
 
