@@ -70,7 +70,7 @@ trap cleanup EXIT
 deploy/slurm/local-cluster.sh down >/dev/null
 deploy/slurm/local-cluster.sh up --nodes 2 >/dev/null
 nodes=$(sinfo -h -N -o %N | sort -u | tr '\n' ' ')
-say "cluster up in $(elapsed): nodes $nodes"
+say "cluster up after $(elapsed) (binary built): nodes $nodes"
 
 "$bin" run tests/cluster/small.toml --out "$work/single" --threads 1 --report-every 0 >"$work/single.log" 2>&1 ||
   fail "the single-process run failed: $(tail -n 1 "$work/single.log")"
@@ -100,7 +100,7 @@ for ((i = 0; ; i++)); do
 done
 array_states=$(job_states "$array_id" | sort -u | tr '\n' ' ')
 [[ $array_states == "COMPLETED " ]] || fail "array tasks ended: $array_states"
-say "array and merge completed in $(elapsed)"
+say "array and merge completed after $(elapsed)"
 
 # Every shard ran, and not all on one node.
 shopt -s nullglob
@@ -130,4 +130,4 @@ for ((k = 0; k < SHARDS; k++)); do
   sum=$((sum + rows))
 done
 ((sum == games)) || fail "the shards hold $sum games, the merge $games"
-say "passed in $(elapsed): $games games in $SHARDS shards on 2 nodes, merged byte-identical to one run"
+say "passed after $(elapsed): $games games in $SHARDS shards on 2 nodes, merged byte-identical to one run"
