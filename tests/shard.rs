@@ -314,6 +314,14 @@ fn shards_that_must_not_be_merged_are_refused_by_name_and_nothing_is_written() {
         b"mine",
         "only results replaced"
     );
+    // An empty output directory is filled, as a missing one is made.
+    let empty = root.join("empty");
+    fs::create_dir(&empty).expect("mkdir");
+    run_ok(&["merge", s(&empty), s0, s1, s2]);
+    assert_eq!(
+        bytes(&empty.join("games.csv")),
+        bytes(&merged.join("games.csv"))
+    );
     // The output may not be a shard.
     let err = error_of(&["merge", s0, s0, s1, s2, "--force"]);
     assert!(err.contains("one of the shards"), "{err}");
