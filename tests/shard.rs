@@ -363,12 +363,20 @@ fn a_killed_shard_is_refused_while_running_and_unfinished_then_resumed_and_merge
             start.elapsed() < Duration::from_secs(120),
             "no games written"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
+    // Frozen mid-run (SIGSTOP), so that it cannot finish while the merge
+    // looks at it: it holds its lock and has written only some games.
+    let stopped = Command::new("kill")
+        .args(["-STOP", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(stopped.success());
+    let mut child = child;
+    assert!(child.try_wait().expect("wait").is_none(), "caught mid-run");
     let merged = root.join("merged");
     let err = error_of(&["merge", s(&merged), s(&s0), s(&s1)]);
     assert!(err.contains(s(&s1)) && err.contains("in use"), "{err}");
-    let mut child = child;
     child.kill().expect("SIGKILL");
     child.wait().expect("the shard ends");
     let err = error_of(&["merge", s(&merged), s(&s0), s(&s1)]);
