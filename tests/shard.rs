@@ -315,6 +315,14 @@ fn shards_that_must_not_be_merged_are_refused_by_name_and_nothing_is_written() {
         b"mine",
         "only results replaced"
     );
+    // An empty output directory is filled, as a missing one is made.
+    let empty = root.join("empty");
+    fs::create_dir(&empty).expect("mkdir");
+    run_ok(&["merge", s(&empty), s0, s1, s2]);
+    assert_eq!(
+        bytes(&empty.join("games.csv")),
+        bytes(&merged.join("games.csv"))
+    );
     // The output may not be a shard.
     let err = error_of(&["merge", s0, s0, s1, s2, "--force"]);
     assert!(err.contains("one of the shards"), "{err}");
@@ -356,12 +364,20 @@ fn a_killed_shard_is_refused_while_running_and_unfinished_then_resumed_and_merge
             start.elapsed() < Duration::from_secs(120),
             "no games written"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
+    // Frozen mid-run (SIGSTOP), so that it cannot finish while the merge
+    // looks at it: it holds its lock and has written only some games.
+    let stopped = Command::new("kill")
+        .args(["-STOP", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(stopped.success());
+    let mut child = child;
+    assert!(child.try_wait().expect("wait").is_none(), "caught mid-run");
     let merged = root.join("merged");
     let err = error_of(&["merge", s(&merged), s(&s0), s(&s1)]);
     assert!(err.contains(s(&s1)) && err.contains("in use"), "{err}");
-    let mut child = child;
     child.kill().expect("SIGKILL");
     child.wait().expect("the shard ends");
     let err = error_of(&["merge", s(&merged), s(&s0), s(&s1)]);
