@@ -6,9 +6,9 @@
 //! rows of games `0..k` in order, perhaps followed by a partial line. Opening
 //! the directory again cuts that partial line and continues at game `k`, which
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
-//! When moves are recorded, `moves.csv` is written beside it chunk by chunk;
-//! a kill may leave one file a few rows ahead of the other, so both are cut
-//! to the rows they have in common. The rows kept are checked first against
+//! When moves are recorded, `moves.csv` is written beside it chunk by chunk,
+//! and so is `metrics.csv` when measures are; a kill may leave one file a
+//! few rows ahead of another, so all are cut to the rows they have in common. The rows kept are checked first against
 //! the experiment (every column its schedule fixes) and, with `moves.csv`,
 //! against their moves (see `resume_check`): a resumed run trusts nothing it
 //! did not write itself.
@@ -25,6 +25,7 @@ use super::play::empty_row;
 use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
 use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
+use crate::metrics::{metrics_header, METRICS_FILE};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
 
@@ -120,6 +121,8 @@ pub struct RunDir {
     pub games: File,
     /// `moves.csv` likewise, when the experiment records moves.
     pub moves: Option<File>,
+    /// `metrics.csv` likewise, when the experiment records measures.
+    pub metrics: Option<File>,
     /// Games already recorded (rows `0..done` of each file).
     pub done: u64,
     /// The games per pairing of the finished or interrupted run that this
@@ -135,6 +138,7 @@ impl RunDir {
         RecordSinks {
             games: &mut self.games,
             moves: self.moves.as_mut().map(|f| f as &mut dyn Write),
+            metrics: self.metrics.as_mut().map(|f| f as &mut dyn Write),
         }
     }
 }
@@ -171,7 +175,13 @@ fn open_locked(
 ) -> Result<RunDir, RunDirError> {
     // Refused before anything is written: the run writes none of them
     // through a link (see `super::safe_file`).
-    for name in [EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE, TIMINGS_FILE] {
+    for name in [
+        EXPERIMENT_FILE,
+        GAMES_FILE,
+        MOVES_FILE,
+        METRICS_FILE,
+        TIMINGS_FILE,
+    ] {
         let path = dir.join(name);
         if is_symlink(&path) {
             return Err(RunDirError::Link { path });
@@ -189,6 +199,7 @@ fn open_locked(
         for name in [
             GAMES_FILE,
             MOVES_FILE,
+            METRICS_FILE,
             TIMINGS_FILE,
             EXPERIMENT_FILE,
             SUMMARY_FILE,
@@ -261,37 +272,51 @@ fn create_and_open(
     }
     let games_header = csv_header();
     let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, total_games)?;
-    let mut moves = match experiment.record.moves {
+    let beside = |on: bool, name: &str, header: &[u8], what: &str| match on {
         true => {
-            let path = dir.join(MOVES_FILE);
+            let path = dir.join(name);
             if games.rows > 0 && !path.exists() {
                 return Err(RunDirError::Corrupt {
                     path,
                     line: 1,
                     message: format!(
-                        "missing, but {GAMES_FILE} holds {} games and the experiment records moves",
+                        "missing, but {GAMES_FILE} holds {} games and the experiment records {what}",
                         games.rows
                     ),
                 });
             }
-            Some(Records::open(&path, MOVES_HEADER.as_bytes(), total_games)?)
+            Records::open(&path, header, total_games).map(Some)
         }
-        false => None,
+        false => Ok(None),
     };
-    // Cut both files to the games they both hold (they agree on the ids:
+    let mut moves = beside(
+        experiment.record.moves,
+        MOVES_FILE,
+        MOVES_HEADER.as_bytes(),
+        "moves",
+    )?;
+    let mut metrics = beside(
+        experiment.record.metrics,
+        METRICS_FILE,
+        metrics_header().as_bytes(),
+        "metrics",
+    )?;
+    // Cut the files to the games they all hold (they agree on the ids:
     // each holds games 0..rows in order).
-    let done = moves
-        .as_ref()
-        .map_or(games.rows, |m| m.rows.min(games.rows));
+    let done = [&moves, &metrics]
+        .into_iter()
+        .flatten()
+        .fold(games.rows, |done, r| done.min(r.rows));
     check_kept_rows(dir, experiment, done, moves.is_some())?;
     games.cut_to(done)?;
-    if let Some(moves) = moves.as_mut() {
-        moves.cut_to(done)?;
+    for records in [&mut moves, &mut metrics].into_iter().flatten() {
+        records.cut_to(done)?;
     }
     Ok(RunDir {
         dir: dir.to_path_buf(),
         games: games.file,
         moves: moves.map(|m| m.file),
+        metrics: metrics.map(|m| m.file),
         done,
         extended_from: None,
         _lock: lock,
@@ -329,8 +354,12 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     ours.record = saved.record.clone();
     if saved == ours {
         return Ok(Some(format!(
-            "it was run with `[record] moves = {}`, this experiment has moves = {}",
-            saved.record.moves, experiment.record.moves
+            "it was run with `[record] moves = {}, metrics = {}`, this experiment has \
+             moves = {}, metrics = {}",
+            saved.record.moves,
+            saved.record.metrics,
+            experiment.record.moves,
+            experiment.record.metrics
         )));
     }
     Ok(Some(format!(
