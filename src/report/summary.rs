@@ -5,6 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::balance::BalanceSummary;
 use super::caveats::{caveats, Caveat};
 use super::openings_summary::OpeningsSummary;
 use super::sprt_summary::SprtSummary;
@@ -48,6 +49,9 @@ pub struct Summary {
     pub forfeits: Vec<AgentForfeits>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
+    /// The game-design metrics, when the run recorded `metrics.csv`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<BalanceSummary>,
 }
 
 /// The statistics of one variant on one board.
@@ -97,6 +101,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         openings: None,
         forfeits: tally.forfeits().agents(),
         settings,
+        balance: None,
     }
 }
 
