@@ -150,6 +150,16 @@ impl Metric {
         }
     }
 
+    /// Whether it is a share, between 0 and 1, whose interval is clamped
+    /// to that range.
+    pub fn is_share(self) -> bool {
+        use Metric::*;
+        matches!(
+            self,
+            Draws | Stalls | Repetitions | NoCaptureLimit | Decisions | Drama | DecidedAt
+        )
+    }
+
     /// Whether it is drawn on its family's chart (the stall kinds are not:
     /// the chart shows all stalls).
     pub fn charted(self) -> bool {
@@ -350,15 +360,14 @@ impl BalanceTally {
                     .iter()
                     .zip(&group.sums)
                     .filter_map(|(&metric, sums)| {
-                        let e = sums.estimate()?;
-                        Some((
-                            metric,
-                            if metric == Metric::Balance {
-                                Estimate::balance(&e)
-                            } else {
-                                e
-                            },
-                        ))
+                        let mut e = sums.estimate()?;
+                        if metric == Metric::Balance {
+                            e = Estimate::balance(&e);
+                        } else if metric.is_share() {
+                            e.low = e.low.max(0.0);
+                            e.high = e.high.min(1.0);
+                        }
+                        Some((metric, e))
                     })
                     .collect();
                 GroupMetrics {
