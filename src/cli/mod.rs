@@ -6,6 +6,7 @@ mod agents_cmd;
 mod book_cmd;
 mod export_cmd;
 mod match_cmd;
+mod merge_cmd;
 mod play_cmd;
 mod position_cmds;
 mod replay_cmd;
@@ -38,6 +39,8 @@ enum Command {
     Show(position_cmds::ShowArgs),
     /// Run an experiment (default: the built-in one) into a results directory.
     Run(run_cmd::RunArgs),
+    /// Join the shard directories of `run --shard K/N` into the single run's results.
+    Merge(merge_cmd::MergeArgs),
     /// Play an agent yourself on the terminal (undo, hint, quit).
     Play(play_cmd::PlayArgs),
     /// Play two agents against each other from flags alone (optionally until an SPRT decides).
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => position_cmds::show(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Match(args) => match_cmd::run_match(args),
+        Command::Merge(args) => merge_cmd::merge(args),
         Command::Play(args) => play_cmd::play(args),
         Command::Replay(args) => replay_cmd::replay(args),
         Command::Export(args) => export_cmd::export(args),

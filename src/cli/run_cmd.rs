@@ -5,12 +5,16 @@
 //! is touched, so that a bad config leaves nothing behind. Running a finished
 //! run again with a larger `--games` extends it: the games played are kept and
 //! the new ones follow them.
+//!
+//! With `--shard K/N` it plays one slice of the experiment (see
+//! [`hoyito::tournament::Shard`]) into a shard directory that `hoyito merge`
+//! joins with the others.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use hoyito::tournament::{Experiment, DEFAULT_CONFIG_NAME};
+use hoyito::tournament::{Experiment, Shard, DEFAULT_CONFIG_NAME};
 use hoyito::Roster;
 
 use super::session::{execute, RunOutputArgs};
@@ -29,6 +33,10 @@ pub struct RunArgs {
     /// Master seed (overrides `seed`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
+    /// Play only shard K of N (0 <= K < N): disjoint slices of whole pairs,
+    /// joined by `hoyito merge` [default out: runs/NAME.shard-K-of-N].
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     #[command(flatten)]
     output: RunOutputArgs,
 }
@@ -62,5 +70,18 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
 /// Runs `hoyito run`.
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
-    execute(args.output.session(experiment, file))
+    let mut session = args.output.session(experiment, file);
+    if let Some(shard) = args.shard {
+        if args.output.out.is_none() {
+            let name = format!(
+                "{}.shard-{}-of-{}",
+                session.experiment.name,
+                shard.index(),
+                shard.count()
+            );
+            session.out = session.out.with_file_name(name);
+        }
+        session.shard = Some(shard);
+    }
+    execute(session)
 }

@@ -24,8 +24,8 @@ use hoyito::report::{
 };
 use hoyito::stats::{Sprt, SprtDecision, Tally};
 use hoyito::tournament::{
-    append_timings, open_run_dir, run_games, Experiment, Flow, GameRow, Lineup, RunTimes, Schedule,
-    SprtTracker, Stopped, Watch, Work, GAMES_FILE, TIMINGS_FILE,
+    append_timings, open_slice_dir, run_games, Experiment, Flow, GameRow, Lineup, RunTimes,
+    Schedule, Shard, SprtTracker, Stopped, Watch, Work, GAMES_FILE, TIMINGS_FILE,
 };
 use hoyito::{check_human_input, prepare_tables, AgentSpec};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
@@ -64,6 +64,7 @@ impl RunOutputArgs {
             out,
             force: self.force,
             report_every: self.report_every,
+            shard: None,
         }
     }
 }
@@ -81,6 +82,10 @@ pub struct Session {
     pub force: bool,
     /// Standings every this many games; `None` = about ten times a run; 0 = never.
     pub report_every: Option<u64>,
+    /// The slice played: `None` for the whole run, or one shard (0/1 too)
+    /// whose directory has no report of its own (`hoyito merge` writes the
+    /// whole run's).
+    pub shard: Option<Shard>,
 }
 
 /// A run stopped by Ctrl-C: the message says how to resume it.
@@ -141,6 +146,22 @@ fn lineup_has_human(experiment: &Experiment) -> bool {
         .any(|(_, spec)| *spec == AgentSpec::Human)
 }
 
+/// Refuses to shard what cannot be split: an SPRT stops at the first game
+/// where its test decides, in id order, which a slice cannot know; a person
+/// cannot sit at several machines.
+fn check_shardable(experiment: &Experiment, file: &str) -> Result<()> {
+    if experiment.sprt.is_some() {
+        anyhow::bail!(
+            "{file}: --shard: an experiment with [sprt] stops at the game where its test \
+             decides, in game order, so it cannot be split into shards; run it whole"
+        );
+    }
+    if lineup_has_human(experiment) {
+        anyhow::bail!("{file}: --shard: a human agent plays; run it whole");
+    }
+    Ok(())
+}
+
 /// Installs the Ctrl-C handler: the first press asks the run to stop after
 /// the games in hand, the second exits at once (every file is flushed per
 /// chunk and resumes from a cut line).
@@ -164,7 +185,11 @@ pub fn execute(session: Session) -> Result<()> {
         out,
         force,
         report_every,
+        shard,
     } = session;
+    if shard.is_some() {
+        check_shardable(&experiment, &file)?;
+    }
     let lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
     // Tablebase agents build their tables now, so that one that cannot fails
     // to start with its reason, before the results directory is touched.
@@ -198,12 +223,12 @@ pub fn execute(session: Session) -> Result<()> {
         .map(|config| Sprt::new(config).context("the experiment's [sprt]"))
         .transpose()?;
     let schedule = Schedule::new(&experiment);
-    let total = schedule.len();
+    let total = shard.unwrap_or(Shard::WHOLE).games(&schedule);
     // Threads, memory and disk, before the directory is touched.
     for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
         eprintln!("warning: {file}: {warning}");
     }
-    let mut run_dir = open_run_dir(&out, &experiment, total, force)?;
+    let mut run_dir = open_slice_dir(&out, &experiment, &schedule, shard, force)?;
     let first = run_dir.done;
     if let Some(games) = run_dir.extended_from {
         eprintln!(
@@ -230,6 +255,7 @@ pub fn execute(session: Session) -> Result<()> {
         total,
         every,
         next_report: 0,
+        position: first,
         bar: None,
         start: Instant::now(),
         first,
@@ -249,8 +275,12 @@ pub fn execute(session: Session) -> Result<()> {
         .with_context(|| format!("resuming from {}", games.display()))?;
     }
     live.next_report = (first / every.max(1) + 1) * every;
+    let slice = match shard {
+        None => String::new(),
+        Some(shard) => format!(" shard {shard}:"),
+    };
     eprintln!(
-        "{}: {total} games ({first} done), {threads} threads, into {}",
+        "{}:{slice} {total} games ({first} done), {threads} threads, into {}",
         experiment.name,
         out.display()
     );
@@ -269,10 +299,12 @@ pub fn execute(session: Session) -> Result<()> {
             lineup: &lineup,
         };
         let start = Instant::now();
-        let outcome = run_games(work, first..total, threads, run_dir.sinks(), &mut live)
+        let ids = shard.unwrap_or(Shard::WHOLE).ids(&schedule, first);
+        let outcome = run_games(work, ids, threads, run_dir.sinks(), &mut live)
             .with_context(|| format!("running into {}", out.display()))?;
         wall = start.elapsed();
         played = outcome.written;
+        run_dir.record_written(first + played)?;
         if let Some(bar) = live.bar.take() {
             bar.finish_and_clear();
         }
@@ -303,7 +335,14 @@ pub fn execute(session: Session) -> Result<()> {
         eprintln!("{}", sprt_line(tracker, total));
     }
     drop(live);
-    write_report(&out)?;
+    if let Some(shard) = shard {
+        eprintln!(
+            "shard {shard} complete: no report of its own; once every shard is, join them \
+             with: hoyito merge OUT_DIR SHARD_DIR..."
+        );
+    } else {
+        write_report(&out)?;
+    }
     println!("{}", out.join(GAMES_FILE).display());
     Ok(())
 }
@@ -336,6 +375,8 @@ struct Live<'a> {
     total: u64,
     every: u64,
     next_report: u64,
+    /// Games of the run's slice written or about to be, this one included.
+    position: u64,
     bar: Option<ProgressBar>,
     start: Instant,
     first: u64,
@@ -382,7 +423,8 @@ impl Watch for Live<'_> {
         };
         if self.every > 0 {
             self.tally.add(row);
-            let done = row.game_id + 1;
+            self.position += 1;
+            let done = self.position;
             if done >= self.next_report {
                 while self.next_report <= done {
                     self.next_report += self.every;

@@ -5,6 +5,7 @@
 mod config;
 mod game_row;
 mod lineup;
+mod merge;
 mod moves_file;
 mod moves_hash;
 mod pgn;
@@ -18,6 +19,8 @@ mod runner;
 mod safe_file;
 mod schedule;
 mod seeding;
+mod shard;
+mod shard_manifest;
 mod sprt_watch;
 mod timings;
 
@@ -27,6 +30,7 @@ pub use config::{
 };
 pub use game_row::{GameRow, Winner};
 pub use lineup::{Lineup, Seat, SeatError};
+pub use merge::{merge_shards, MergeError, Merged};
 pub use moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
 };
@@ -39,7 +43,8 @@ pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads,
 pub use row_check::{check_moves, check_rules, RowProblem, ScheduleCheck, HOLES};
 pub use row_search::find_row_line;
 pub use run_dir::{
-    csv_header, open_run_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE,
+    csv_header, open_run_dir, open_slice_dir, RunDir, RunDirError, EXPERIMENT_FILE, GAMES_FILE,
+    TIMINGS_FILE,
 };
 pub use run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 pub use runner::{
@@ -49,5 +54,7 @@ pub use runner::{
 pub use safe_file::{create_new, create_temp, is_symlink, open_append_no_follow, write_atomic};
 pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
+pub use shard::{GameIds, Shard, ShardError};
+pub use shard_manifest::{Fingerprint, ShardManifest, CODE_VERSION, SHARD_FILE};
 pub use sprt_watch::SprtTracker;
 pub use timings::{append_timings, RunTimes};

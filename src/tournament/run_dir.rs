@@ -25,6 +25,9 @@ use super::play::empty_row;
 use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
 use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
+use super::schedule::Schedule;
+use super::shard::Shard;
+use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::metrics::{metrics_header, METRICS_FILE};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
@@ -128,6 +131,8 @@ pub struct RunDir {
     /// The games per pairing of the finished or interrupted run that this
     /// call extended to more games, if it did.
     pub extended_from: Option<u64>,
+    /// The slice of a shard's directory (with `shard.toml`), else `None`.
+    shard: Option<ShardManifest>,
     /// The directory's exclusive lock, held as long as the run is.
     _lock: DirLock,
 }
@@ -140,6 +145,20 @@ impl RunDir {
             moves: self.moves.as_mut().map(|f| f as &mut dyn Write),
             metrics: self.metrics.as_mut().map(|f| f as &mut dyn Write),
         }
+    }
+
+    /// Records in a shard's `shard.toml` that `written` games of its slice
+    /// are written (nothing for a whole run).
+    pub fn record_written(&mut self, written: u64) -> Result<(), RunDirError> {
+        let Some(manifest) = self.shard.as_mut() else {
+            return Ok(());
+        };
+        manifest.written_games = written;
+        manifest.complete = written >= manifest.planned_games;
+        let path = self.dir.join(SHARD_FILE);
+        manifest
+            .write(&self.dir)
+            .map_err(io_error(&path, "write it"))
     }
 }
 
@@ -154,11 +173,30 @@ pub fn open_run_dir(
     total_games: u64,
     force: bool,
 ) -> Result<RunDir, RunDirError> {
+    let schedule = Schedule::new(experiment);
+    debug_assert_eq!(schedule.len(), total_games);
+    open_slice_dir(dir, experiment, &schedule, None, force)
+}
+
+/// Opens `dir` for one slice of `experiment` as [`open_run_dir`] does: its
+/// rows are the slice's games in id order, and a shard's directory
+/// (`Some(shard)`, 0/1 included) gets a `shard.toml` saying which slice it
+/// holds, of which experiment. A directory of another slice is refused like
+/// one of another experiment; a shard is never extended to more games (the
+/// slices of a larger experiment are other games).
+pub fn open_slice_dir(
+    dir: &Path,
+    experiment: &Experiment,
+    schedule: &Schedule,
+    shard: Option<Shard>,
+    force: bool,
+) -> Result<RunDir, RunDirError> {
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(io_error(dir, "create the directory"))?;
+    let slice = Slice { schedule, shard };
     let opened = lock_exclusive(dir)
         .map_err(RunDirError::from)
-        .and_then(|lock| open_locked(dir, experiment, total_games, force, lock));
+        .and_then(|lock| open_locked(dir, experiment, slice, force, lock));
     if opened.is_err() && created {
         // Nothing half-written: a directory made by this call goes again.
         let _ = fs::remove_dir_all(dir);
@@ -166,10 +204,32 @@ pub fn open_run_dir(
     opened
 }
 
+/// The games a directory holds: a slice of a schedule (`None`: a whole
+/// run, without `shard.toml`).
+#[derive(Clone, Copy)]
+struct Slice<'a> {
+    schedule: &'a Schedule,
+    shard: Option<Shard>,
+}
+
+impl Slice<'_> {
+    fn part(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+
+    fn games(&self) -> u64 {
+        self.part().games(self.schedule)
+    }
+
+    fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.part().each_id(self.schedule)
+    }
+}
+
 fn open_locked(
     dir: &Path,
     experiment: &Experiment,
-    total_games: u64,
+    slice: Slice<'_>,
     force: bool,
     lock: DirLock,
 ) -> Result<RunDir, RunDirError> {
@@ -181,6 +241,7 @@ fn open_locked(
         MOVES_FILE,
         METRICS_FILE,
         TIMINGS_FILE,
+        SHARD_FILE,
     ] {
         let path = dir.join(name);
         if is_symlink(&path) {
@@ -188,8 +249,15 @@ fn open_locked(
         }
     }
     let experiment_path = dir.join(EXPERIMENT_FILE);
-    let extended_from = grow(dir, experiment)?;
-    if let Some(why) = difference(dir, experiment)? {
+    let extended_from = match slice.shard {
+        None => grow(dir, experiment)?,
+        Some(_) => None,
+    };
+    let why = match slice_difference(dir, slice.shard)? {
+        Some(why) => Some(why),
+        None => difference(dir, experiment)?,
+    };
+    if let Some(why) = why {
         if !force {
             return Err(RunDirError::Different {
                 dir: dir.to_path_buf(),
@@ -204,6 +272,7 @@ fn open_locked(
             EXPERIMENT_FILE,
             SUMMARY_FILE,
             REPORT_FILE,
+            SHARD_FILE,
         ] {
             let path = dir.join(name);
             if path.exists() || is_symlink(&path) {
@@ -218,7 +287,7 @@ fn open_locked(
             fs::remove_dir_all(&charts).map_err(io_error(&charts, "delete it"))?;
         }
     }
-    let mut run_dir = create_and_open(dir, experiment, &experiment_path, total_games, lock)?;
+    let mut run_dir = create_and_open(dir, experiment, &experiment_path, slice, lock)?;
     run_dir.extended_from = extended_from;
     Ok(run_dir)
 }
@@ -264,14 +333,26 @@ fn create_and_open(
     dir: &Path,
     experiment: &Experiment,
     experiment_path: &Path,
-    total_games: u64,
+    slice: Slice<'_>,
     lock: DirLock,
 ) -> Result<RunDir, RunDirError> {
     if !experiment_path.exists() {
         save_experiment(dir, experiment)?;
     }
+    let total_games = slice.games();
+    // A shard's manifest comes before its rows, so that a directory with
+    // rows always says which slice they are.
+    let mut shard = slice
+        .shard
+        .map(|shard| ShardManifest::new(experiment, shard, total_games, 0));
+    if let Some(manifest) = &shard {
+        if !dir.join(SHARD_FILE).exists() {
+            let path = dir.join(SHARD_FILE);
+            manifest.write(dir).map_err(io_error(&path, "write it"))?;
+        }
+    }
     let games_header = csv_header();
-    let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, total_games)?;
+    let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, slice)?;
     let beside = |on: bool, name: &str, header: &[u8], what: &str| match on {
         true => {
             let path = dir.join(name);
@@ -285,7 +366,7 @@ fn create_and_open(
                     ),
                 });
             }
-            Records::open(&path, header, total_games).map(Some)
+            Records::open(&path, header, slice).map(Some)
         }
         false => Ok(None),
     };
@@ -307,10 +388,16 @@ fn create_and_open(
         .into_iter()
         .flatten()
         .fold(games.rows, |done, r| done.min(r.rows));
-    check_kept_rows(dir, experiment, done, moves.is_some())?;
+    check_kept_rows(dir, experiment, slice.ids(), done, moves.is_some())?;
     games.cut_to(done)?;
     for records in [&mut moves, &mut metrics].into_iter().flatten() {
         records.cut_to(done)?;
+    }
+    if let Some(manifest) = shard.as_mut() {
+        manifest.written_games = done;
+        manifest.complete = done >= total_games;
+        let path = dir.join(SHARD_FILE);
+        manifest.write(dir).map_err(io_error(&path, "write it"))?;
     }
     Ok(RunDir {
         dir: dir.to_path_buf(),
@@ -319,7 +406,29 @@ fn create_and_open(
         metrics: metrics.map(|m| m.file),
         done,
         extended_from: None,
+        shard,
         _lock: lock,
+    })
+}
+
+/// Why `dir` does not hold `shard`, if it holds another slice (or, with a
+/// `shard.toml`, a shard where a whole run is asked, or the reverse).
+fn slice_difference(dir: &Path, shard: Option<Shard>) -> Result<Option<String>, RunDirError> {
+    let path = dir.join(SHARD_FILE);
+    let saved = match ShardManifest::read(dir).map_err(io_error(&path, "read it"))? {
+        Some(manifest) => match manifest.slice() {
+            Some(saved) => Some(saved),
+            None => return Ok(Some(format!("its {SHARD_FILE} names no slice"))),
+        },
+        None if dir.join(GAMES_FILE).exists() => None,
+        None => return Ok(None),
+    };
+    Ok(match (saved, shard) {
+        (saved, asked) if saved == asked => None,
+        (None, Some(asked)) => Some(format!("it holds the whole run, not shard {asked}")),
+        (Some(saved), None) => Some(format!("it holds shard {saved}, not the whole run")),
+        (Some(saved), Some(asked)) => Some(format!("it holds shard {saved}, not {asked}")),
+        (None, None) => None,
     })
 }
 
@@ -368,7 +477,9 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
 }
 
 /// A record file (`games.csv` or `moves.csv`) opened for resuming.
-struct Records {
+struct Records<'a> {
+    /// The games it may hold, in order.
+    slice: Slice<'a>,
     path: PathBuf,
     file: File,
     header: Vec<u8>,
@@ -379,10 +490,11 @@ struct Records {
     end: u64,
 }
 
-impl Records {
+impl<'a> Records<'a> {
     /// Opens (or creates, with its header) a record file and finds its rows:
-    /// checks the header and that rows are games `0..k` in order.
-    fn open(path: &Path, header: &[u8], total_games: u64) -> Result<Records, RunDirError> {
+    /// checks the header and that rows are the slice's first `k` games in order.
+    fn open(path: &Path, header: &[u8], slice: Slice<'a>) -> Result<Records<'a>, RunDirError> {
+        let total_games = slice.games();
         if is_symlink(path) {
             return Err(RunDirError::Link {
                 path: path.to_path_buf(),
@@ -395,6 +507,7 @@ impl Records {
             true => open_existing_no_follow(path).map_err(io_error(path, "open it"))?,
         };
         let mut records = Records {
+            slice,
             path: path.to_path_buf(),
             file,
             header: header.to_vec(),
@@ -432,6 +545,7 @@ impl Records {
         let mut complete_end = 0u64;
         let mut done = 0u64;
         let mut error = None;
+        let mut expected = self.slice.ids();
         while done < limit {
             line.clear();
             let n = reader
@@ -448,12 +562,16 @@ impl Records {
                 }
             } else {
                 let id = line.split(|&b| b == b',').next().unwrap_or_default();
-                if std::str::from_utf8(id)
+                let want = expected.next();
+                let found = std::str::from_utf8(id)
                     .ok()
-                    .and_then(|s| s.parse::<u64>().ok())
-                    != Some(done)
-                {
-                    error = Some((done + 2, format!("expected the row of game {done}")));
+                    .and_then(|s| s.parse::<u64>().ok());
+                if found.is_none() || found != want {
+                    let message = match want {
+                        Some(want) => format!("expected the row of game {want}"),
+                        None => format!("a row after the last game of {}", self.slice.part()),
+                    };
+                    error = Some((done + 2, message));
                     break;
                 }
                 done += 1;

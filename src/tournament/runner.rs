@@ -22,6 +22,7 @@ use super::lineup::Lineup;
 use super::moves_file::push_moves_row;
 use super::play::{empty_row, fill_row, play_measured, GameFailure};
 use super::schedule::Schedule;
+use super::shard::GameIds;
 use crate::metrics::{push_metrics_row, MeasureRecorder};
 
 /// A run that stopped.
@@ -179,14 +180,14 @@ pub struct RunOutcome {
     pub stopped: Option<Stopped>,
 }
 
-/// Plays games `ids` with `threads` workers (0 = all cores) and writes their
-/// rows, without header, to `out` in id order (each chunk's games rows, then
+/// Plays games `ids` (a range, or a shard's [`GameIds`]) with `threads`
+/// workers (0 = all cores) and writes their rows, without header, to `out` in id order (each chunk's games rows, then
 /// its moves rows, then its metrics rows), flushing after every chunk. `watch` sees every row before
 /// it is written and may stop the run after it; it is told the number of
 /// games written after each write.
-pub fn run_games(
+pub fn run_games<'a>(
     work: Work<'_>,
-    ids: Range<u64>,
+    ids: impl Into<GameIds<'a>>,
     threads: usize,
     mut out: RecordSinks<'_>,
     watch: &mut impl Watch,
@@ -199,11 +200,9 @@ pub fn run_games(
         .build()
         .map_err(|cause| RunError::Threads { threads, cause })?;
     let chunk = chunk_size(work.lineup);
-    let chunks = (ids.end.saturating_sub(ids.start)).div_ceil(chunk);
-    let chunk_ids = |k: u64| {
-        let start = ids.start + k * chunk;
-        start..(start + chunk).min(ids.end)
-    };
+    let mut ids: GameIds<'a> = ids.into();
+    let total = ids.len();
+    let mut exhausted = false;
     let window = 16 * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
     let mut outcome = RunOutcome::default();
@@ -215,9 +214,12 @@ pub fn run_games(
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
         loop {
             let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
-            while !stopping && submitted < chunks && submitted < next_write + window {
+            while !stopping && !exhausted && submitted < next_write + window {
+                let Some(runs) = ids.next_chunk(chunk) else {
+                    exhausted = true;
+                    break;
+                };
                 let tx = tx.clone();
-                let range = chunk_ids(submitted);
                 let k = submitted;
                 let options = ChunkOptions {
                     record_moves,
@@ -227,7 +229,7 @@ pub fn run_games(
                 };
                 scope.spawn(move |_| {
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((k, play_chunk(work, range, options)));
+                    let _ = tx.send((k, play_chunk(work, &runs, options)));
                 });
                 submitted += 1;
             }
@@ -275,7 +277,7 @@ pub fn run_games(
             }
         }
     });
-    if outcome.stopped.is_none() && outcome.written < ids.end.saturating_sub(ids.start) {
+    if outcome.stopped.is_none() && outcome.written < total {
         outcome.stopped = Some(Stopped::Interrupted);
     }
     match failure {
@@ -338,15 +340,15 @@ struct ChunkOptions {
     interrupt: Option<&'static AtomicBool>,
 }
 
-/// Plays one chunk of consecutive games and formats their rows (and their
+/// Plays one chunk of games (runs of consecutive ids) and formats their rows (and their
 /// moves rows when `record_moves`). When the interrupt flag is set it stops
 /// between games and returns the games played so far, marked incomplete.
 fn play_chunk(
     work: Work<'_>,
-    ids: Range<u64>,
+    runs: &[Range<u64>],
     options: ChunkOptions,
 ) -> Result<Chunk, GameFailure> {
-    let games = (ids.end - ids.start) as usize;
+    let games = runs.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
     let mut csv = Vec::with_capacity(112 * games);
     let mut moves = Vec::with_capacity(if options.record_moves { 160 * games } else { 0 });
     let mut metrics = Vec::with_capacity(if options.record_metrics {
@@ -370,25 +372,22 @@ fn play_chunk(
         .has_headers(false)
         .from_writer(&mut csv);
     let mut row = empty_row();
-    let mut block_start = (
-        work.schedule.game(ids.start).block,
-        ids.start,
-        Instant::now(),
-    );
-    let mut end = ids.end;
-    for id in ids.clone() {
+    let first = runs.first().map_or(0, |r| r.start);
+    // (block, games played in it so far, since when).
+    let mut block_start = (work.schedule.game(first).block, 0u64, Instant::now());
+    for id in runs.iter().cloned().flatten() {
         if interrupted(options.interrupt) {
             chunk.complete = false;
-            end = id;
             break;
         }
         let scheduled = work.schedule.game(id);
         if scheduled.block != block_start.0 {
             chunk
                 .times
-                .add(block_start.0, id - block_start.1, block_start.2.elapsed());
-            block_start = (scheduled.block, id, Instant::now());
+                .add(block_start.0, block_start.1, block_start.2.elapsed());
+            block_start = (scheduled.block, 0, Instant::now());
         }
+        block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
         let game = play_measured(&scheduled, opening, work.lineup, measures, |_, _| {})?;
@@ -411,7 +410,7 @@ fn play_chunk(
     }
     chunk
         .times
-        .add(block_start.0, end - block_start.1, block_start.2.elapsed());
+        .add(block_start.0, block_start.1, block_start.2.elapsed());
     drop(writer);
     chunk.csv = csv;
     chunk.moves = moves;

@@ -16,6 +16,8 @@
 //! The schedule also says how each pair opens: the pair of round `k` plays
 //! entry `k` of the setting's book (cycling), or the pair's random plies.
 
+use std::ops::Range;
+
 use crate::moves::Move;
 use crate::rules::{Rules, Variant};
 
@@ -160,6 +162,28 @@ impl Schedule {
             block,
             round,
         }
+    }
+
+    /// How many seat-swapped pairs in all.
+    pub fn pairs(&self) -> u64 {
+        self.pairs_per_pairing * self.blocks() as u64
+    }
+
+    /// How many rounds: pairs per (variant, board, pairing) block.
+    pub fn rounds(&self) -> u64 {
+        self.pairs_per_pairing
+    }
+
+    /// The game ids of pair `pair_id` (below [`Schedule::pairs`]): consecutive,
+    /// and the pairs' ids follow each other in pair order.
+    pub fn pair_games(&self, pair_id: u64) -> Range<u64> {
+        2 * pair_id..2 * pair_id + 2
+    }
+
+    /// The (variant, board, pairing) block and the round of pair `pair_id`.
+    pub fn pair_place(&self, pair_id: u64) -> (usize, u64) {
+        let blocks = self.blocks() as u64;
+        ((pair_id % blocks) as usize, pair_id / blocks)
     }
 
     /// How game `game` begins: the pair of round `k` plays entry `k mod n` of

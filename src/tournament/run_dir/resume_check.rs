@@ -20,11 +20,13 @@ use crate::tournament::moves_file::{MovesFileError, MovesReader, MovesRow, MOVES
 use crate::tournament::row_check::{check_rules, RowProblem, ScheduleCheck};
 use crate::tournament::safe_file::open_read_no_follow;
 
-/// Checks rows `0..rows` of `dir/games.csv` (and of `dir/moves.csv` when
-/// `with_moves`), whose game ids were already found to run `0..rows`.
+/// Checks the first `rows` rows of `dir/games.csv` (and of `dir/moves.csv`
+/// when `with_moves`), whose game ids were already found to be the first of
+/// `ids`.
 pub(super) fn check_kept_rows(
     dir: &Path,
     experiment: &Experiment,
+    ids: impl Iterator<Item = u64>,
     rows: u64,
     with_moves: bool,
 ) -> Result<(), RunDirError> {
@@ -51,8 +53,8 @@ pub(super) fn check_kept_rows(
     let mut check = ScheduleCheck::new(experiment);
     let mut record = StringRecord::new();
     let mut moves_row = MovesRow::default();
-    for id in 0..rows {
-        let line = id + 2;
+    for (row_index, id) in ids.take(rows as usize).enumerate() {
+        let line = row_index as u64 + 2;
         match reader.read_record(&mut record) {
             Ok(true) => {}
             Ok(false) => return Err(corrupt(&games_path, line, "the file ended early".into())),
