@@ -110,7 +110,7 @@ impl Estimate {
         };
         Estimate {
             value: 1.0 - d.value.abs(),
-            low: 1.0 - far,
+            low: (1.0 - far).max(0.0),
             high: 1.0 - near,
             se: d.se,
         }
