@@ -1,8 +1,10 @@
 //! The whole harness on random-against-random Hoyito II 2x6: schedule, seeded
 //! generators, games, CSV rows and the ordered writer, with 1 and 2 worker
-//! threads, with and without `moves.csv`. Criterion's throughput line is
+//! threads, with and without `moves.csv`, and with `metrics.csv` (the
+//! per-game design measures) beside no moves. Criterion's throughput line is
 //! games/s; the targets are 100,000 games/s on one thread and 1.8 times that
-//! on two (issue 4), and recording moves costs at most 10% (issue 8).
+//! on two (issue 4), recording moves costs at most 10% (issue 8), and so
+//! does recording measures (issue 13).
 //! `cargo bench --bench harness`
 
 use std::io;
@@ -44,14 +46,20 @@ fn harness(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(GAMES));
     for threads in [1, 2] {
-        for moves in [false, true] {
-            let name = if moves { "moves_on" } else { "moves_off" };
+        for (moves, metrics) in [(false, false), (true, false), (false, true)] {
+            let name = match (moves, metrics) {
+                (false, false) => "moves_off",
+                (true, _) => "moves_on",
+                (false, true) => "metrics_on",
+            };
             group.bench_function(BenchmarkId::new(name, threads), |b| {
                 b.iter(|| {
                     let (mut games, mut moves_out) = (io::sink(), io::sink());
+                    let mut metrics_out = io::sink();
                     let sinks = RecordSinks {
                         games: &mut games,
                         moves: moves.then_some(&mut moves_out as &mut dyn io::Write),
+                        metrics: metrics.then_some(&mut metrics_out as &mut dyn io::Write),
                     };
                     run_games(work, 0..GAMES, threads, sinks, &mut |_| {})
                         .expect("random games cannot fail")

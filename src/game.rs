@@ -140,6 +140,8 @@ pub struct Game {
     /// The positions since the last capture, counted.
     recent: Repetitions,
     outcome: Option<Outcome>,
+    /// What the last move did (the default before any).
+    last_effect: MoveEffect,
 }
 
 impl Game {
@@ -159,6 +161,7 @@ impl Game {
             moves: Vec::with_capacity(128),
             recent,
             outcome: None,
+            last_effect: MoveEffect::default(),
         };
         if start.is_over() {
             game.outcome = Some(Outcome::new(start.captures(), Ending::Normal, 0));
@@ -194,6 +197,13 @@ impl Game {
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// What the last move did: captures, extra move, laps sown (the
+    /// default, all zero, before the first move). Kept for the per-game
+    /// measures of `crate::metrics`, which see every move of the fast path.
+    pub fn last_effect(&self) -> MoveEffect {
+        self.last_effect
     }
 
     /// Whether the game is over (finished or stalled).
@@ -289,6 +299,7 @@ impl Game {
     pub(crate) fn advance(&mut self, mv: Move, next: Position, effect: MoveEffect) {
         self.moves.push(mv);
         self.position = next;
+        self.last_effect = effect;
         let plies = self.plies();
         if effect.game_over {
             self.outcome = Some(Outcome::new(next.captures(), Ending::Normal, plies));

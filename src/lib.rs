@@ -12,6 +12,7 @@ mod diagram;
 mod forfeit;
 mod game;
 pub mod human;
+pub mod metrics;
 mod moves;
 mod notation;
 pub mod openings;

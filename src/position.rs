@@ -39,6 +39,9 @@ pub struct MoveEffect {
     pub game_over: bool,
     /// The mover moves again (II and III after a capture).
     pub extra_move: bool,
+    /// Laps sown: 1 when the first lap ended the move, more with relay
+    /// sowing, 0 for a pass.
+    pub laps: u32,
 }
 
 /// Why a move cannot be played.
@@ -311,9 +314,10 @@ impl Position {
         let mover = self.side;
         let mut next = *self;
         let start = self.index_of(mover, i);
-        let captured = sowing::sow(&mut next.board, self.len(), start, variant, obs)?;
+        let (captured, laps) = sowing::sow(&mut next.board, self.len(), start, variant, obs)?;
         let mut effect = MoveEffect {
             captured,
+            laps,
             ..MoveEffect::default()
         };
         next.captures[mover] += captured;

@@ -100,8 +100,9 @@ const FIRST_SAVE: u32 = 8;
 /// Sows the seeds of board index `start` (which must be non-empty) with relay
 /// sowing and the captures of `variant`, for a board of `len` holes.
 ///
-/// Returns the seeds captured, or `None` if the sowing never ends, in which case
-/// `board` is left in an unspecified state and must be discarded.
+/// Returns the seeds captured and the laps sown (1 when the first lap ended
+/// the move), or `None` if the sowing never ends, in which case `board` is
+/// left in an unspecified state and must be discarded.
 #[inline]
 pub(crate) fn sow<O: Observer>(
     board: &mut Board,
@@ -109,7 +110,7 @@ pub(crate) fn sow<O: Observer>(
     start: usize,
     variant: Variant,
     obs: &mut O,
-) -> Option<u8> {
+) -> Option<(u8, u32)> {
     debug_assert!(board[start] > 0 && len <= 32 && start < len);
     let mut from = start;
     let mut hand = board[start];
@@ -126,7 +127,9 @@ pub(crate) fn sow<O: Observer>(
     let mut power: u32 = FIRST_SAVE;
     let mut lap: u32 = 0;
     let mut captured = 0u8;
+    let mut laps = 0u32;
     loop {
+        laps += 1;
         obs.step(Step::Lap {
             from: from as u8,
             seeds: hand,
@@ -151,10 +154,10 @@ pub(crate) fn sow<O: Observer>(
             if variant == Variant::Ii {
                 captured += capture_chain(board, len, last, obs);
             }
-            return Some(captured);
+            return Some((captured, laps));
         }
         if count == 1 {
-            return Some(captured);
+            return Some((captured, laps));
         }
         hand = count;
         board[last] = 0;

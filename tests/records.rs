@@ -72,6 +72,7 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
     let sinks = RecordSinks {
         games: &mut out,
         moves: None,
+        metrics: None,
     };
     run_games(work, 0..schedule.len(), 1, sinks, &mut |_| {}).unwrap();
     let rows = rows(&out);

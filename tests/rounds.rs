@@ -52,6 +52,7 @@ fn run(e: &Experiment, ids: Range<u64>, threads: usize) -> (Vec<u8>, Vec<u8>) {
     let sinks = RecordSinks {
         games: &mut games,
         moves: Some(&mut moves),
+        metrics: None,
     };
     run_games(work, ids, threads, sinks, &mut |_| {}).unwrap();
     (games, moves)

@@ -64,6 +64,7 @@ fn result_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = [
         "games.csv",
         "moves.csv",
+        "metrics.csv",
         "experiment.toml",
         "summary.json",
         "report.md",

@@ -111,4 +111,14 @@ pub enum ReportError {
         /// What the plotting library said.
         message: String,
     },
+    /// `metrics.csv` cannot be read, or does not match `games.csv`.
+    #[error(transparent)]
+    Metrics(#[from] crate::metrics::MetricsFileError),
+}
+
+impl ReportError {
+    /// A `metrics.csv` problem.
+    pub fn metrics(err: crate::metrics::MetricsFileError) -> ReportError {
+        ReportError::Metrics(err)
+    }
 }

@@ -6,6 +6,7 @@
 //! directory and moved into place only once every file has been written, so a
 //! failure leaves no half-written report behind.
 
+mod balance;
 mod caveats;
 mod charts;
 mod error;
@@ -25,6 +26,7 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::metrics::{BalanceTally, MetricsReader, METRICS_FILE};
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::tournament::{
     create_new, is_symlink, Experiment, RowProblem, Schedule, ScheduleCheck, SprtTracker,
@@ -32,6 +34,7 @@ use crate::tournament::{
 };
 use html::{report_page, Embedded, GamePicker, PageInput};
 
+pub use balance::{balance_summary, write_balance, BalanceSummary, COMPARED_BOARDS};
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
 pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
 pub use error::ReportError;
@@ -115,6 +118,7 @@ pub fn write_report(
     let mut check = experiment.as_ref().map(ScheduleCheck::new);
     let planned_games = check.as_ref().map(ScheduleCheck::planned);
     let mut next_id = 0u64;
+    let mut balance = BalanceRows::open(dir)?;
     try_read_games_csv(&dir.join(GAMES_FILE), |row| {
         if let Some(check) = check.as_mut() {
             if row.game_id != next_id {
@@ -130,6 +134,7 @@ pub fn write_report(
             check.check(row)?;
         }
         next_id += 1;
+        balance.add(row);
         tally.add(row);
         picker.add(row);
         if let Some((tracker, _)) = sprt.as_mut() {
@@ -164,6 +169,7 @@ pub fn write_report(
         &dir.join(GAMES_FILE),
         experiment.as_ref().map(|e| e.rules.rounds),
     )?;
+    summary.balance = balance.finish()?;
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
@@ -292,18 +298,21 @@ fn stage(
     tally: &Tally,
     parts: &PageParts<'_>,
 ) -> Result<Vec<PathBuf>, ReportError> {
-    let charts = charts::render_all(&staging.join(CHARTS), summary, tally)?;
-    let links: Vec<(String, String)> = charts
-        .iter()
-        .filter(|(_, path)| path.extension().is_some_and(|e| e == "png"))
-        .filter_map(|(title, path)| {
-            let name = path.file_name()?.to_string_lossy();
-            Some((title.clone(), format!("{CHARTS}/{name}")))
-        })
-        .collect();
+    let mut charts = charts::render_all(&staging.join(CHARTS), summary, tally)?;
+    let balance_charts = match &summary.balance {
+        Some(balance) => charts::render_balance(&staging.join(CHARTS), balance)?,
+        None => Vec::new(),
+    };
+    let links = png_links(&charts);
+    let balance_links = png_links(&balance_charts);
+    charts.extend(balance_charts);
     write_file(&staging.join(SUMMARY_FILE), |w| write_summary(w, summary))?;
     let mut markdown = Vec::new();
     write_markdown(&mut markdown, summary, &links)
+        .and_then(|()| match &summary.balance {
+            Some(balance) => write_balance(&mut markdown, balance, &balance_links),
+            None => Ok(()),
+        })
         .and_then(|()| match &summary.rounds {
             Some(rounds) => write_rounds(&mut markdown, rounds),
             None => Ok(()),
@@ -344,6 +353,79 @@ fn stage(
         }
     }
     Ok(relative)
+}
+
+/// The (title, relative path) links of the PNG charts among `charts`.
+fn png_links(charts: &[(String, PathBuf)]) -> Vec<(String, String)> {
+    charts
+        .iter()
+        .filter(|(_, path)| path.extension().is_some_and(|e| e == "png"))
+        .filter_map(|(title, path)| {
+            let name = path.file_name()?.to_string_lossy();
+            Some((title.clone(), format!("{CHARTS}/{name}")))
+        })
+        .collect()
+}
+
+/// The rows of `metrics.csv`, read in step with `games.csv` when the run
+/// has one, counted into the Balance tally. The first problem (a missing
+/// or misplaced row, an unreadable line) is kept and reported after the
+/// pass over `games.csv`.
+struct BalanceRows {
+    reader: Option<MetricsReader>,
+    tally: BalanceTally,
+    problem: Option<ReportError>,
+}
+
+impl BalanceRows {
+    fn open(dir: &Path) -> Result<BalanceRows, ReportError> {
+        let path = dir.join(METRICS_FILE);
+        let reader = match path.exists() {
+            true => Some(MetricsReader::open(&path).map_err(ReportError::metrics)?),
+            false => None,
+        };
+        Ok(BalanceRows {
+            reader,
+            tally: BalanceTally::new(),
+            problem: None,
+        })
+    }
+
+    fn add(&mut self, row: &crate::tournament::GameRow) {
+        let Some(reader) = self.reader.as_mut() else {
+            return;
+        };
+        if self.problem.is_some() {
+            return;
+        }
+        match reader.next_row() {
+            Ok(Some((id, m))) if id == row.game_id => self.tally.add(row, &m),
+            Ok(Some((id, _))) => {
+                self.problem = Some(ReportError::metrics(reader.error(format!(
+                    "game {id}, but {GAMES_FILE} has game {} here: the two files must hold                      the same games in the same order",
+                    row.game_id
+                ))))
+            }
+            Ok(None) => {
+                self.problem = Some(ReportError::metrics(reader.error(format!(
+                    "ends before game {} of {GAMES_FILE}",
+                    row.game_id
+                ))))
+            }
+            Err(err) => self.problem = Some(ReportError::metrics(err)),
+        }
+    }
+
+    fn finish(self) -> Result<Option<BalanceSummary>, ReportError> {
+        if let Some(problem) = self.problem {
+            return Err(problem);
+        }
+        Ok(self
+            .reader
+            .is_some()
+            .then(|| balance_summary(&self.tally))
+            .filter(|b| b.games > 0))
+    }
 }
 
 /// Creates `path`, which must not exist (it is in the fresh staging folder:

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::balance::BalanceSummary;
 use super::caveats::{caveats, Caveat};
 use super::openings_summary::OpeningsSummary;
 use super::sprt_summary::SprtSummary;
@@ -52,6 +53,9 @@ pub struct Summary {
     pub rounds: Option<super::rounds::RoundsSummary>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
+    /// The game-design metrics, when the run recorded `metrics.csv`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<BalanceSummary>,
 }
 
 /// The statistics of one variant on one board.
@@ -102,6 +106,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         forfeits: tally.forfeits().agents(),
         rounds: None,
         settings,
+        balance: None,
     }
 }
 

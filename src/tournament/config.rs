@@ -21,6 +21,7 @@ use crate::rules::{LastFour, Leftover, Rules, StallRules, Variant};
 use crate::stats::SprtConfig;
 
 mod check;
+mod holes_range;
 mod toml_place;
 
 pub use check::{MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES};
@@ -109,7 +110,8 @@ pub struct Experiment {
 pub struct RulesConfig {
     /// Which Hoyitos: `i`, `ii`, `iii`.
     pub variants: Vec<Variant>,
-    /// Holes per row, each 2 to 16.
+    /// Holes per row, each 2 to 16: a list, or `"A..=B"` in the file.
+    #[serde(deserialize_with = "holes_range::deserialize_holes")]
     pub holes: Vec<u32>,
     /// Seeds per hole at the start.
     pub seeds: u32,
@@ -155,11 +157,17 @@ pub struct RecordConfig {
     /// Write every game's moves to `moves.csv` (default); `false` for huge
     /// runs, whose games can then be seen again only by re-running agents.
     pub moves: bool,
+    /// Write every game's design measures to `metrics.csv` (default), for
+    /// the report's Balance section; `false` to leave them out.
+    pub metrics: bool,
 }
 
 impl Default for RecordConfig {
     fn default() -> Self {
-        RecordConfig { moves: true }
+        RecordConfig {
+            moves: true,
+            metrics: true,
+        }
     }
 }
 

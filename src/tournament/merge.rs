@@ -32,6 +32,7 @@ use super::safe_file::{create_new, is_symlink, open_read_no_follow};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{Fingerprint, ShardManifest, CODE_VERSION, SHARD_FILE};
+use crate::metrics::{metrics_header, METRICS_FILE};
 use crate::report::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 
 /// Why shards cannot be merged.
@@ -191,7 +192,7 @@ struct Part {
 }
 
 /// Merges the shard directories `dirs` into `out`: checks them all, streams
-/// their `games.csv` (and `moves.csv`) into one file each in game-id order,
+/// their `games.csv` (and `moves.csv`, `metrics.csv`) into one file each in game-id order,
 /// copies shard 0's `experiment.toml`, then calls `finish` on the staging
 /// directory (to write the report there) and moves everything into `out`.
 /// `out` must be missing or empty, unless `force`, which replaces the
@@ -229,6 +230,17 @@ where
                 &schedule,
                 MOVES_FILE,
                 MOVES_HEADER.as_bytes(),
+                &mut rows,
+            )?;
+        }
+        if experiment.record.metrics {
+            let mut rows = 0;
+            merge_file(
+                &staging,
+                &parts,
+                &schedule,
+                METRICS_FILE,
+                metrics_header().as_bytes(),
                 &mut rows,
             )?;
         }
@@ -541,9 +553,10 @@ impl RowReader {
 }
 
 /// The result files of a run, which `--force` replaces in the output.
-const RESULTS: [&str; 9] = [
+const RESULTS: [&str; 10] = [
     GAMES_FILE,
     MOVES_FILE,
+    METRICS_FILE,
     EXPERIMENT_FILE,
     TIMINGS_FILE,
     SHARD_FILE,

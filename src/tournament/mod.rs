@@ -42,7 +42,7 @@ pub use moves_hash::{
     move_token, push_moves_text, MovesHash, ParseMovesHashError, FNV_OFFSET_BASIS, FNV_PRIME,
 };
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
-pub use play::{empty_row, fill_row, play_scheduled, GameFailure};
+pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
 pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};
 pub use row_check::{check_moves, check_rules, RowProblem, ScheduleCheck, HOLES};

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::game::Game;
+use crate::metrics::MeasureRecorder;
 use crate::moves::Move;
 use crate::play::PlayError;
 use crate::side::{BySide, Side};
@@ -46,10 +47,28 @@ pub fn play_scheduled(
     scheduled: &ScheduledGame,
     opening: Opening<'_>,
     lineup: &Lineup,
+    on_move: impl FnMut(&Game, Move),
+) -> Result<Game, GameFailure> {
+    play_measured(scheduled, opening, lineup, None, on_move)
+}
+
+/// As [`play_scheduled`], and counts the game's design measures in
+/// `measures` when given (started afresh here; every ply, opening
+/// included, is counted). The measures never change the game: they only
+/// read the positions and [`Game::last_effect`].
+pub fn play_measured(
+    scheduled: &ScheduledGame,
+    opening: Opening<'_>,
+    lineup: &Lineup,
+    mut measures: Option<&mut MeasureRecorder>,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
     let rules = scheduled.rules;
     let mut game = scheduled.start();
+    if let Some(m) = measures.as_deref_mut() {
+        m.start(game.position());
+    }
+    let mut before = *game.position();
     match opening {
         Opening::Random { plies } => {
             let mut opening_rng = rng_from_seed(scheduled.opening_seed);
@@ -58,6 +77,10 @@ pub fn play_scheduled(
                     break;
                 }
                 let mv = game.play_random(&mut opening_rng);
+                if let Some(m) = measures.as_deref_mut() {
+                    m.record(&before, mv, &game);
+                    before = *game.position();
+                }
                 on_move(&game, mv);
             }
         }
@@ -66,6 +89,10 @@ pub fn play_scheduled(
                 game.play(mv).expect(
                     "book entries are replayed under these rules when the experiment is read",
                 );
+                if let Some(m) = measures.as_deref_mut() {
+                    m.record(&before, mv, &game);
+                    before = *game.position();
+                }
                 on_move(&game, mv);
             }
         }
@@ -103,6 +130,10 @@ pub fn play_scheduled(
                 break;
             }
         };
+        if let Some(m) = measures.as_deref_mut() {
+            m.record(&before, mv, &game);
+            before = *game.position();
+        }
         for side in Side::BOTH {
             seats[side].observe(&game, mv);
         }

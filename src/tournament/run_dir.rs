@@ -6,15 +6,15 @@
 //! rows of games `0..k` in order, perhaps followed by a partial line. Opening
 //! the directory again cuts that partial line and continues at game `k`, which
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
-//! When moves are recorded, `moves.csv` is written beside it chunk by chunk;
-//! a kill may leave one file a few rows ahead of the other, so both are cut
-//! to the rows they have in common. The rows kept are checked first against
+//! When moves are recorded, `moves.csv` is written beside it chunk by chunk,
+//! and so is `metrics.csv` when measures are; a kill may leave one file a
+//! few rows ahead of another, so all are cut to the rows they have in common. The rows kept are checked first against
 //! the experiment (every column its schedule fixes) and, with `moves.csv`,
 //! against their moves (see `resume_check`): a resumed run trusts nothing it
 //! did not write itself.
 
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -25,10 +25,11 @@ use super::play::empty_row;
 use super::round_row::games_header;
 use super::run_lock::{lock_exclusive, DirLock, LockError};
 use super::runner::RecordSinks;
-use super::safe_file::{create_new, is_symlink, open_existing_no_follow, write_atomic};
+use super::safe_file::{is_symlink, write_atomic};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
+use crate::metrics::{metrics_header, METRICS_FILE};
 use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
 use slice::{slice_difference, Slice};
@@ -125,6 +126,8 @@ pub struct RunDir {
     pub games: File,
     /// `moves.csv` likewise, when the experiment records moves.
     pub moves: Option<File>,
+    /// `metrics.csv` likewise, when the experiment records measures.
+    pub metrics: Option<File>,
     /// Games already recorded (rows `0..done` of each file).
     pub done: u64,
     /// The games per pairing of the finished or interrupted run that this
@@ -142,6 +145,7 @@ impl RunDir {
         RecordSinks {
             games: &mut self.games,
             moves: self.moves.as_mut().map(|f| f as &mut dyn Write),
+            metrics: self.metrics.as_mut().map(|f| f as &mut dyn Write),
         }
     }
 
@@ -233,6 +237,7 @@ fn open_locked(
         EXPERIMENT_FILE,
         GAMES_FILE,
         MOVES_FILE,
+        METRICS_FILE,
         TIMINGS_FILE,
         SHARD_FILE,
     ] {
@@ -260,6 +265,7 @@ fn open_locked(
         for name in [
             GAMES_FILE,
             MOVES_FILE,
+            METRICS_FILE,
             TIMINGS_FILE,
             EXPERIMENT_FILE,
             SUMMARY_FILE,
@@ -345,32 +351,45 @@ fn create_and_open(
     }
     let games_header = games_header(experiment.rules.rounds);
     let mut games = Records::open(&dir.join(GAMES_FILE), &games_header, slice)?;
-    let mut moves = match experiment.record.moves {
+    let beside = |on: bool, name: &str, header: &[u8], what: &str| match on {
         true => {
-            let path = dir.join(MOVES_FILE);
+            let path = dir.join(name);
             if games.rows > 0 && !path.exists() {
                 return Err(RunDirError::Corrupt {
                     path,
                     line: 1,
                     message: format!(
-                        "missing, but {GAMES_FILE} holds {} games and the experiment records moves",
+                        "missing, but {GAMES_FILE} holds {} games and the experiment records {what}",
                         games.rows
                     ),
                 });
             }
-            Some(Records::open(&path, MOVES_HEADER.as_bytes(), slice)?)
+            Records::open(&path, header, slice).map(Some)
         }
-        false => None,
+        false => Ok(None),
     };
-    // Cut both files to the games they both hold (they agree on the ids:
+    let mut moves = beside(
+        experiment.record.moves,
+        MOVES_FILE,
+        MOVES_HEADER.as_bytes(),
+        "moves",
+    )?;
+    let mut metrics = beside(
+        experiment.record.metrics,
+        METRICS_FILE,
+        metrics_header().as_bytes(),
+        "metrics",
+    )?;
+    // Cut the files to the games they all hold (they agree on the ids:
     // each holds games 0..rows in order).
-    let done = moves
-        .as_ref()
-        .map_or(games.rows, |m| m.rows.min(games.rows));
+    let done = [&moves, &metrics]
+        .into_iter()
+        .flatten()
+        .fold(games.rows, |done, r| done.min(r.rows));
     check_kept_rows(dir, experiment, slice.ids(), done, moves.is_some())?;
     games.cut_to(done)?;
-    if let Some(moves) = moves.as_mut() {
-        moves.cut_to(done)?;
+    for records in [&mut moves, &mut metrics].into_iter().flatten() {
+        records.cut_to(done)?;
     }
     if let Some(manifest) = shard.as_mut() {
         manifest.written_games = done;
@@ -382,6 +401,7 @@ fn create_and_open(
         dir: dir.to_path_buf(),
         games: games.file,
         moves: moves.map(|m| m.file),
+        metrics: metrics.map(|m| m.file),
         done,
         extended_from: None,
         shard,
@@ -420,8 +440,12 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     ours.record = saved.record.clone();
     if saved == ours {
         return Ok(Some(format!(
-            "it was run with `[record] moves = {}`, this experiment has moves = {}",
-            saved.record.moves, experiment.record.moves
+            "it was run with `[record] moves = {}, metrics = {}`, this experiment has \
+             moves = {}, metrics = {}",
+            saved.record.moves,
+            saved.record.metrics,
+            experiment.record.moves,
+            experiment.record.metrics
         )));
     }
     Ok(Some(format!(
@@ -429,148 +453,9 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     )))
 }
 
-/// A record file (`games.csv` or `moves.csv`) opened for resuming.
-struct Records<'a> {
-    /// The games it may hold, in order.
-    slice: Slice<'a>,
-    path: PathBuf,
-    file: File,
-    header: Vec<u8>,
-    /// Complete rows: games `0..rows`.
-    rows: u64,
-    /// The byte just after the last complete row, 0 when not even the header
-    /// is whole.
-    end: u64,
-}
-
-impl<'a> Records<'a> {
-    /// Opens (or creates, with its header) a record file and finds its rows:
-    /// checks the header and that rows are the slice's first `k` games in order.
-    fn open(path: &Path, header: &[u8], slice: Slice<'a>) -> Result<Records<'a>, RunDirError> {
-        let total_games = slice.games();
-        if is_symlink(path) {
-            return Err(RunDirError::Link {
-                path: path.to_path_buf(),
-            });
-        }
-        // No link at the name now; O_EXCL and O_NOFOLLOW keep it so if one
-        // is planted between the check and the open.
-        let file = match path.exists() {
-            false => create_new(path).map_err(io_error(path, "create it"))?,
-            true => open_existing_no_follow(path).map_err(io_error(path, "open it"))?,
-        };
-        let mut records = Records {
-            slice,
-            path: path.to_path_buf(),
-            file,
-            header: header.to_vec(),
-            rows: 0,
-            end: 0,
-        };
-        (records.rows, records.end) = records.scan(u64::MAX)?;
-        if records.rows > total_games {
-            return Err(records.corrupt(
-                records.rows + 1,
-                format!(
-                    "{} rows, but the experiment has only {total_games} games",
-                    records.rows
-                ),
-            ));
-        }
-        Ok(records)
-    }
-
-    fn corrupt(&self, line: u64, message: String) -> RunDirError {
-        RunDirError::Corrupt {
-            path: self.path.clone(),
-            line,
-            message,
-        }
-    }
-
-    /// Reads at most `limit` rows from the start: (complete rows, end of the last).
-    fn scan(&mut self, limit: u64) -> Result<(u64, u64), RunDirError> {
-        self.file
-            .seek(SeekFrom::Start(0))
-            .map_err(io_error(&self.path, "seek in it"))?;
-        let mut reader = BufReader::with_capacity(1 << 16, &mut self.file);
-        let mut line = Vec::with_capacity(256);
-        let mut complete_end = 0u64;
-        let mut done = 0u64;
-        let mut error = None;
-        let mut expected = self.slice.ids();
-        while done < limit {
-            line.clear();
-            let n = reader
-                .read_until(b'\n', &mut line)
-                .map_err(io_error(&self.path, "read it"))?;
-            if n == 0 || line.last() != Some(&b'\n') {
-                break;
-            }
-            if complete_end == 0 {
-                if line != self.header {
-                    let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-                    error = Some((1, format!("not the {name} header of this harness")));
-                    break;
-                }
-            } else {
-                let id = line.split(|&b| b == b',').next().unwrap_or_default();
-                let want = expected.next();
-                let found = std::str::from_utf8(id)
-                    .ok()
-                    .and_then(|s| s.parse::<u64>().ok());
-                if found.is_none() || found != want {
-                    let message = match want {
-                        Some(want) => format!("expected the row of game {want}"),
-                        None => format!("a row after the last game of {}", self.slice.part()),
-                    };
-                    error = Some((done + 2, message));
-                    break;
-                }
-                done += 1;
-            }
-            complete_end += n as u64;
-        }
-        match error {
-            Some((line, message)) => Err(self.corrupt(line, message)),
-            None => Ok((done, complete_end)),
-        }
-    }
-
-    /// Cuts the file after row `rows - 1` (a partial last line too), or
-    /// rewrites a torn header, and leaves it positioned at its end.
-    fn cut_to(&mut self, rows: u64) -> Result<(), RunDirError> {
-        let path = self.path.clone();
-        let end = if rows < self.rows {
-            self.scan(rows)?.1
-        } else {
-            self.end
-        };
-        if end == 0 {
-            // Not even a whole header: the run was killed as it started.
-            self.file
-                .set_len(0)
-                .map_err(io_error(&path, "truncate it"))?;
-            self.file
-                .seek(SeekFrom::Start(0))
-                .map_err(io_error(&path, "seek in it"))?;
-            self.file
-                .write_all(&self.header)
-                .map_err(io_error(&path, "write it"))?;
-        } else {
-            self.file
-                .set_len(end)
-                .map_err(io_error(&path, "truncate it"))?;
-        }
-        self.file
-            .seek(SeekFrom::End(0))
-            .map_err(io_error(&path, "seek in it"))?;
-        self.rows = rows;
-        Ok(())
-    }
-}
-
+mod records;
 mod resume_check;
 mod slice;
+use records::Records;
 #[cfg(test)]
 mod tests;

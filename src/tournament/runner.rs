@@ -27,10 +27,11 @@ use super::game_row::GameRow;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
 use super::moves_file::push_moves_row;
-use super::play::{empty_row, fill_row, play_scheduled, GameFailure};
+use super::play::{empty_row, fill_row, play_measured, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 use super::shard::GameIds;
+use crate::metrics::{push_metrics_row, MeasureRecorder};
 
 /// A run that stopped.
 #[derive(Debug, Error)]
@@ -66,6 +67,9 @@ pub struct RecordSinks<'a> {
     pub games: &'a mut dyn Write,
     /// The rows of `moves.csv`, without header; `None` records no moves.
     pub moves: Option<&'a mut dyn Write>,
+    /// The rows of `metrics.csv`, without header; `None` counts no
+    /// per-game measures.
+    pub metrics: Option<&'a mut dyn Write>,
 }
 
 /// Worker time spent per (variant, board, pairing) block.
@@ -92,6 +96,10 @@ struct Chunk {
     moves: Vec<u8>,
     /// The end of each game's row in `moves`.
     moves_ends: Vec<usize>,
+    /// Its `metrics.csv` rows; empty when measures are not recorded.
+    metrics: Vec<u8>,
+    /// The end of each game's row in `metrics`.
+    metrics_ends: Vec<usize>,
     /// The rows themselves, when the watcher wants them.
     rows: Vec<GameRow>,
     /// False when the interrupt flag cut the chunk short.
@@ -182,7 +190,7 @@ pub struct RunOutcome {
 
 /// Plays games `ids` (a range, or a shard's [`GameIds`]) with `threads`
 /// workers (0 = all cores) and writes their rows, without header, to `out` in id order (each chunk's games rows, then
-/// its moves rows), flushing after every chunk. `watch` sees every row before
+/// its moves rows, then its metrics rows), flushing after every chunk. `watch` sees every row before
 /// it is written and may stop the run after it; it is told the number of
 /// games written after each write.
 pub fn run_games<'a>(
@@ -193,6 +201,7 @@ pub fn run_games<'a>(
     watch: &mut impl Watch,
 ) -> Result<RunOutcome, RunError> {
     let record_moves = out.moves.is_some();
+    let record_metrics = out.metrics.is_some();
     let keep_rows = watch.wants_rows();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -229,6 +238,7 @@ pub fn run_games<'a>(
                 let k = submitted;
                 let options = ChunkOptions {
                     record_moves,
+                    record_metrics,
                     keep_rows,
                     interrupt,
                 };
@@ -305,7 +315,8 @@ fn interrupted(flag: Option<&AtomicBool>) -> bool {
     flag.is_some_and(|flag| flag.load(Ordering::Relaxed))
 }
 
-/// Writes the first `games` games of a chunk: its games rows, then its moves rows.
+/// Writes the first `games` games of a chunk: its games rows, then its
+/// moves rows, then its metrics rows.
 fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Result<()> {
     let csv_end = chunk
         .csv_ends
@@ -323,6 +334,15 @@ fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Re
         moves.write_all(&chunk.moves[..moves_end])?;
         moves.flush()?;
     }
+    if let Some(metrics) = out.metrics.as_mut() {
+        let metrics_end = chunk
+            .metrics_ends
+            .get(games.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        metrics.write_all(&chunk.metrics[..metrics_end])?;
+        metrics.flush()?;
+    }
     Ok(())
 }
 
@@ -330,6 +350,7 @@ fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Re
 #[derive(Debug, Clone, Copy)]
 struct ChunkOptions {
     record_moves: bool,
+    record_metrics: bool,
     keep_rows: bool,
     interrupt: Option<&'static AtomicBool>,
 }
@@ -345,11 +366,19 @@ fn play_chunk(
     let games = runs.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
     let mut csv = Vec::with_capacity(112 * games);
     let mut moves = Vec::with_capacity(if options.record_moves { 160 * games } else { 0 });
+    let mut metrics = Vec::with_capacity(if options.record_metrics {
+        48 * games
+    } else {
+        0
+    });
+    let mut recorder = MeasureRecorder::new();
     let mut chunk = Chunk {
         csv: Vec::new(),
         csv_ends: Vec::with_capacity(games),
         moves: Vec::new(),
         moves_ends: Vec::with_capacity(games),
+        metrics: Vec::new(),
+        metrics_ends: Vec::with_capacity(games),
         rows: Vec::new(),
         complete: true,
         times: BlockTimes::default(),
@@ -377,7 +406,8 @@ fn play_chunk(
         }
         block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
-        let game = play_scheduled(&scheduled, opening, work.lineup, |_, _| {})?;
+        let measures = options.record_metrics.then_some(&mut recorder);
+        let game = play_measured(&scheduled, opening, work.lineup, measures, |_, _| {})?;
         fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
         if in_rounds {
             let outcome = game.outcome().expect("a played game is over");
@@ -395,6 +425,11 @@ fn play_chunk(
             push_moves_row(&mut moves, id, game.moves());
         }
         chunk.moves_ends.push(moves.len());
+        if options.record_metrics {
+            let winner = game.outcome().and_then(|o| o.winner);
+            push_metrics_row(&mut metrics, id, &recorder.finish(winner));
+        }
+        chunk.metrics_ends.push(metrics.len());
         if options.keep_rows {
             chunk.rows.push(row.clone());
         }
@@ -405,6 +440,7 @@ fn play_chunk(
     drop(writer);
     chunk.csv = csv;
     chunk.moves = moves;
+    chunk.metrics = metrics;
     Ok(chunk)
 }
 

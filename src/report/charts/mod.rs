@@ -7,6 +7,7 @@
 //! plotters' `ab_glyph` support, so rendering needs no system library or font.
 
 mod advantage;
+mod balance;
 mod error_bars;
 mod heatmap;
 mod legend;
@@ -27,8 +28,11 @@ use plotters::prelude::{
     RGBColor, SVGBackend,
 };
 
+use crate::metrics::Family;
 use crate::rules::Variant;
 use crate::stats::Tally;
+
+use super::balance::BalanceSummary;
 
 use super::error::ReportError;
 use super::summary::Summary;
@@ -123,6 +127,7 @@ enum Figure<'a> {
     Advantage(&'a Summary),
     Lengths(Variant, &'a Tally, Option<u32>),
     Ratings(&'a Summary),
+    Balance(&'a BalanceSummary, Family),
 }
 
 impl Figure<'_> {
@@ -132,6 +137,7 @@ impl Figure<'_> {
             Figure::Advantage(_) => "first_player_advantage".to_string(),
             Figure::Lengths(variant, _, _) => format!("game_length_{variant}"),
             Figure::Ratings(_) => "ratings".to_string(),
+            Figure::Balance(_, family) => balance::stem(*family),
         }
     }
 
@@ -141,6 +147,7 @@ impl Figure<'_> {
             Figure::Advantage(_) => advantage::TITLE.to_string(),
             Figure::Lengths(variant, _, _) => lengths::title(*variant),
             Figure::Ratings(_) => ratings::TITLE.to_string(),
+            Figure::Balance(_, family) => balance::title(*family),
         }
     }
 
@@ -150,6 +157,7 @@ impl Figure<'_> {
             Figure::Advantage(summary) => advantage::size(summary),
             Figure::Lengths(..) => (1000, 600),
             Figure::Ratings(summary) => ratings::size(summary),
+            Figure::Balance(_, family) => balance::size(*family),
         }
     }
 
@@ -159,6 +167,7 @@ impl Figure<'_> {
             Figure::Advantage(summary) => draw_advantage(root, summary),
             Figure::Lengths(variant, tally, limit) => draw_lengths(root, *variant, tally, *limit),
             Figure::Ratings(summary) => draw_ratings(root, summary),
+            Figure::Balance(b, family) => balance::draw_balance(root, b, *family),
         }
     }
 }
@@ -170,7 +179,24 @@ pub(crate) fn all_stems() -> Vec<String> {
         .map(String::from)
         .into();
     stems.extend(Variant::ALL.map(|v| format!("game_length_{v}")));
+    stems.extend(Family::ALL.map(balance::stem));
     stems
+}
+
+/// Renders the Balance section's charts (one per metric family) as PNG and
+/// SVG into `dir`, returning (title, file name) of each file, PNG first.
+pub(crate) fn render_balance(
+    dir: &Path,
+    summary: &BalanceSummary,
+) -> Result<Vec<(String, PathBuf)>, ReportError> {
+    let mut files = Vec::new();
+    for family in Family::ALL {
+        let figure = Figure::Balance(summary, family);
+        for path in render(dir, &figure)? {
+            files.push((figure.title(), path));
+        }
+    }
+    Ok(files)
 }
 
 /// Renders every chart that has something to show as PNG and SVG into

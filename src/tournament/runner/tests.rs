@@ -33,6 +33,7 @@ fn run_both(
     let sinks = RecordSinks {
         games: &mut games,
         moves: Some(&mut moves),
+        metrics: None,
     };
     run_games(work, ids, threads, sinks, &mut |_| {}).unwrap();
     (games, moves)
@@ -49,6 +50,7 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
     let sinks = RecordSinks {
         games: &mut out,
         moves: None,
+        metrics: None,
     };
     run_games(work, ids, threads, sinks, &mut |_| {}).unwrap();
     out
@@ -149,6 +151,7 @@ fn a_write_error_stops_the_run_without_hanging() {
     let sinks = RecordSinks {
         games: &mut failing,
         moves: Some(&mut moves),
+        metrics: None,
     };
     let err = run_games(work, 0..40_000, 2, sinks, &mut |n| written = n).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
