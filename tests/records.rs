@@ -232,16 +232,19 @@ fn a_resume_after_either_file_is_cut_gives_the_same_bytes() {
     let whole = run_small(tmp.path(), "whole", 200, "", "2");
     let games = fs::read(whole.join("games.csv")).unwrap();
     let moves = fs::read(whole.join(MOVES_FILE)).unwrap();
+    let metrics = fs::read(whole.join("metrics.csv")).unwrap();
     let cfg = tmp.path().join("whole.toml");
     for (cut, at) in [
         ("games.csv", 3),
         ("moves.csv", 7),
         ("games.csv", 999),
         ("moves.csv", 1),
+        ("metrics.csv", 5),
+        ("metrics.csv", 999),
     ] {
         let dir = tmp.path().join(format!("cut-{cut}-{at}"));
         fs::create_dir(&dir).unwrap();
-        for name in ["experiment.toml", "games.csv", MOVES_FILE] {
+        for name in ["experiment.toml", "games.csv", MOVES_FILE, "metrics.csv"] {
             fs::copy(whole.join(name), dir.join(name)).unwrap();
         }
         // Cut in the middle of a row, `at` thousandths into the file.
@@ -256,6 +259,10 @@ fn a_resume_after_either_file_is_cut_gives_the_same_bytes() {
         );
         assert!(
             fs::read(dir.join(MOVES_FILE)).unwrap() == moves,
+            "{cut} {at}"
+        );
+        assert!(
+            fs::read(dir.join("metrics.csv")).unwrap() == metrics,
             "{cut} {at}"
         );
     }

@@ -356,8 +356,6 @@ fn a_killed_shard_is_refused_while_running_and_unfinished_then_resumed_and_merge
         .stderr(Stdio::null())
         .spawn()
         .expect("the binary starts");
-    let s0 = root.join("s0");
-    run_ok(&["run", s(&cfg), "--shard", "0/2", "--out", s(&s0)]);
     let games = s1.join("games.csv");
     let start = Instant::now();
     while fs::read(&games).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) < 4 {
@@ -376,6 +374,10 @@ fn a_killed_shard_is_refused_while_running_and_unfinished_then_resumed_and_merge
     assert!(stopped.success());
     let mut child = child;
     assert!(child.try_wait().expect("wait").is_none(), "caught mid-run");
+    // The other shard runs while this one is frozen (not before: it could
+    // finish meanwhile on a busy machine).
+    let s0 = root.join("s0");
+    run_ok(&["run", s(&cfg), "--shard", "0/2", "--out", s(&s0)]);
     let merged = root.join("merged");
     let err = error_of(&["merge", s(&merged), s(&s0), s(&s1)]);
     assert!(err.contains(s(&s1)) && err.contains("in use"), "{err}");

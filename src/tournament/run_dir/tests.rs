@@ -19,6 +19,9 @@ fn with_moves(seed: u64) -> Experiment {
     )
     .unwrap();
     e.round_to_pairs();
+    // These tests are about games.csv and moves.csv; metrics.csv's own
+    // resume is tested in tests/metrics.rs.
+    e.record.metrics = false;
     e
 }
 
@@ -146,7 +149,7 @@ fn switching_moves_on_or_off_is_another_experiment() {
     let err = open_run_dir(dir, &experiment(1), 6, false).unwrap_err();
     assert!(
         err.to_string()
-            .contains("`[record] moves = true`, this experiment has moves = false")
+            .contains("`[record] moves = true, metrics = false`, this experiment has moves = false, metrics = false")
             && err.to_string().contains("--force"),
         "{err}"
     );
@@ -156,7 +159,7 @@ fn switching_moves_on_or_off_is_another_experiment() {
     let err = open_run_dir(dir, &with_moves(1), 6, false).unwrap_err();
     assert!(
         err.to_string()
-            .contains("moves = false`, this experiment has moves = true"),
+            .contains("moves = false, metrics = false`, this experiment has moves = true"),
         "{err}"
     );
 }
