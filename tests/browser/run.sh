@@ -41,4 +41,8 @@ moves = true
 TOML
 "$hoyito" run "$work/browser.toml" --out "$work/run" --report-every 0 >/dev/null 2>&1
 "$hoyito" replay "$work/run" 1 --html "$work/game1.html" >/dev/null
-python3 tests/browser/check_report.py "$hoyito" "$work/run" "$work/game1.html" reports/screenshots
+# Screenshots go to the scratch directory, so that CI leaves the checkout as
+# it found it; HOYITO_SCREENSHOTS=reports/screenshots refreshes the README's.
+shots="${HOYITO_SCREENSHOTS:-$work/screenshots}"
+mkdir -p "$shots"
+python3 tests/browser/check_report.py "$hoyito" "$work/run" "$work/game1.html" "$shots"
