@@ -424,3 +424,27 @@ fn shards_of_match_pairs_merge_to_the_whole_run_and_rounds_replay() {
     let summary = fs::read_to_string(tmp.path().join("whole/summary.json")).unwrap();
     assert!(summary.contains("\"rounds\": {"), "{summary}");
 }
+
+/// A row whose round columns disagree with its game id (an edited
+/// `games.csv`) is refused by name, not scored as another round.
+#[test]
+fn round_columns_that_disagree_with_the_game_id_are_refused() {
+    let mut text = String::from_utf8(hoyito::tournament::games_header(3)).unwrap();
+    text += &line(0, "a", "b", "S", 20, 12, 1, "0,,S");
+    text += &line(1, "b", "a", "S", 18, 14, 1, "0,,S");
+    // Game 2 is round 2 of match 0: this row says round 3.
+    text += &line(2, "a", "b", "N", 12, 20, 3, "0,,N");
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join(GAMES_FILE);
+    fs::write(&path, &text).unwrap();
+    let err = rounds_summary(&path, Some(3)).unwrap_err().to_string();
+    assert!(
+        err.contains("line 4")
+            && err.contains("game 2 says match 0 round 3")
+            && err.contains("round 2 of match 0"),
+        "{err}"
+    );
+    // The same file with the right round is read.
+    fs::write(&path, text.replace(",0,3,0,,N", ",0,2,0,,N")).unwrap();
+    assert!(rounds_summary(&path, Some(3)).unwrap().is_some());
+}

@@ -142,7 +142,7 @@ pub fn rounds_summary(
     path: &Path,
     rounds: Option<u32>,
 ) -> Result<Option<RoundsSummary>, ReportError> {
-    let rows = |each: &mut dyn FnMut(&GameRow, &RoundColumns)| -> Result<bool, ReportError> {
+    let rows = |each: &mut dyn FnMut(&GameRow, &RoundColumns, u64)| -> Result<bool, ReportError> {
         let file = File::open(path).map_err(|source| ReportError::Read {
             path: path.to_path_buf(),
             source,
@@ -172,7 +172,7 @@ pub fn rounds_summary(
             let round: RoundColumns = record
                 .deserialize(Some(&headers))
                 .map_err(|e| parse(line, format!("the round columns: {e}")))?;
-            each(&game, &round);
+            each(&game, &round, line);
         }
         Ok(true)
     };
@@ -180,17 +180,46 @@ pub fn rounds_summary(
         Some(k) => k,
         None => {
             let mut largest = 0;
-            if !rows(&mut |_, r| largest = largest.max(r.round))? {
+            if !rows(&mut |_, r, _| largest = largest.max(r.round))? {
                 return Ok(None);
             }
             largest
         }
     };
     let mut tally = RoundsTally::new(rounds);
-    if !rows(&mut |g, r| tally.add(g, r))? {
+    let mut misplaced = None;
+    let read = rows(&mut |g, r, line| {
+        let expected = round_place(g.game_id, rounds);
+        if (r.match_id, r.round) != expected && misplaced.is_none() {
+            misplaced = Some((line, g.game_id, r.match_id, r.round, expected));
+        }
+        tally.add(g, r)
+    })?;
+    if !read {
         return Ok(None);
     }
+    if let Some((line, game, match_id, round, (want_match, want_round))) = misplaced {
+        return Err(ReportError::Parse {
+            path: path.to_path_buf(),
+            line,
+            message: format!(
+                "game {game} says match {match_id} round {round}, but in matches of \
+                 {rounds} rounds game {game} is round {want_round} of match {want_match}"
+            ),
+        });
+    }
     Ok(Some(tally.finish()))
+}
+
+/// Where game `game_id` stands in matches of `rounds` rounds: (match id,
+/// round from 1), as `Schedule::game` places it (the two matches of a
+/// seat-swapped pair take `2 * rounds` consecutive ids, round by round).
+fn round_place(game_id: u64, rounds: u32) -> (u64, u32) {
+    let unit = 2 * u64::from(rounds.max(1));
+    (
+        2 * (game_id / unit) + game_id % 2,
+        (game_id % unit / 2) as u32 + 1,
+    )
 }
 
 /// A match under way.
