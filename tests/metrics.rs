@@ -207,6 +207,25 @@ fn aggregates_match_an_independent_computation() {
     // Draws 1 of 6; advantage (3.5 / 6) - 0.5.
     assert!((g.get(Metric::Draws).unwrap().value - 1.0 / 6.0).abs() < 1e-12);
     assert!((g.get(Metric::Advantage).unwrap().value - (3.5 / 6.0 - 0.5)).abs() < 1e-12);
+    // Completion: the 5 decisive games ended normally; with the last South
+    // win stalled instead, 4 of 6 (Ludii's Completion: a winner by play).
+    assert!((g.get(Metric::Completion).unwrap().value - 5.0 / 6.0).abs() < 1e-12);
+    let mut stalled = BalanceTally::new();
+    for (id, &(winner, plies, captures)) in games.iter().enumerate() {
+        let m = GameMeasures {
+            captures,
+            decided: plies,
+            ..GameMeasures::default()
+        };
+        let mut r = row(id as u64, "a", "a", winner, plies);
+        if id == 3 {
+            r.ending = Ending::NoCaptureLimit;
+        }
+        stalled.add(&r, &m);
+    }
+    let s = &stalled.metrics()[0];
+    assert!((s.get(Metric::Completion).unwrap().value - 4.0 / 6.0).abs() < 1e-12);
+    assert!((s.get(Metric::Stalls).unwrap().value - 1.0 / 6.0).abs() < 1e-12);
     // Decided at the last ply in every decisive game: 1.
     assert!((g.get(Metric::DecidedAt).unwrap().value - 1.0).abs() < 1e-12);
     assert_eq!(groups[1].key.pairing, "a");

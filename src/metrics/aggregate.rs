@@ -10,6 +10,11 @@
 //!   the report.
 //! - *balance*: Ludii's Balance is 1 minus the largest gap between the
 //!   players' win rates; for two seats, `1 - |P(South wins) - P(North wins)|`.
+//! - *completion*: Ludii's Completion is the share of games with a winner
+//!   (not a draw, not a timeout); here the share of games a side won by
+//!   play: ended normally (or by a forfeit) and not drawn. A stalled game
+//!   is scored by the leftover rule, which Ludii's timeouts have no
+//!   counterpart of, so it never counts as completed.
 //! - *draws*: Drawishness, the share of drawn games.
 //! - *stalls*: Ludii's Timeouts (games stopped by the move limit) are
 //!   Hoyito's stalled games, ended by a repetition or the no-capture limit
@@ -29,6 +34,10 @@
 //!   a winning threshold; here the ply after which the winner led on
 //!   captures for good, as a share of the game's plies, over decisive games
 //!   (1 when the winner won on leftovers or by forfeit).
+//! - Not computed: Ludii's Stability (the variance of each player's state
+//!   evaluation over a game) needs an evaluation of every position, which
+//!   self-play does not record; lead changes, drama and decided-at measure
+//!   the same tension from the captured seeds.
 //! - Hoyito's own: capture moves per ply, extra moves per ply, relay laps
 //!   per sowing move, plies without capture at the end.
 
@@ -85,6 +94,9 @@ pub enum Metric {
     Advantage,
     /// `1 - |P(South wins) - P(North wins)|`.
     Balance,
+    /// Share of games won by play: not drawn, not stalled (Ludii's
+    /// Completion).
+    Completion,
     /// Share of drawn games.
     Draws,
     /// Share of stalled games (repetition or no-capture limit).
@@ -116,13 +128,14 @@ pub enum Metric {
 }
 
 /// The metrics' count.
-const METRICS: usize = 16;
+const METRICS: usize = 17;
 
 impl Metric {
     /// Every metric, in report order.
     pub const ALL: [Metric; METRICS] = [
         Metric::Advantage,
         Metric::Balance,
+        Metric::Completion,
         Metric::Draws,
         Metric::Stalls,
         Metric::Repetitions,
@@ -143,7 +156,9 @@ impl Metric {
     pub fn family(self) -> Family {
         use Metric::*;
         match self {
-            Advantage | Balance | Draws | Stalls | Repetitions | NoCaptureLimit => Family::Outcome,
+            Advantage | Balance | Completion | Draws | Stalls | Repetitions | NoCaptureLimit => {
+                Family::Outcome
+            }
             Duration | Decisions | Branching => Family::Length,
             LeadChanges | Drama | DecidedAt => Family::Tension,
             CaptureRate | ExtraMoves | Laps | QuietEnd => Family::Hoyito,
@@ -156,7 +171,14 @@ impl Metric {
         use Metric::*;
         matches!(
             self,
-            Draws | Stalls | Repetitions | NoCaptureLimit | Decisions | Drama | DecidedAt
+            Completion
+                | Draws
+                | Stalls
+                | Repetitions
+                | NoCaptureLimit
+                | Decisions
+                | Drama
+                | DecidedAt
         )
     }
 
@@ -172,6 +194,7 @@ impl Metric {
         match self {
             Advantage => "advantage",
             Balance => "balance",
+            Completion => "completion",
             Draws => "draws",
             Stalls => "stalls",
             Repetitions => "repetition stalls",
@@ -202,6 +225,10 @@ impl Metric {
             Balance => (
                 1.0,
                 one(row.winner == Winner::S) - one(row.winner == Winner::N),
+            ),
+            Completion => (
+                1.0,
+                one(decisive && !matches!(row.ending, Ending::Repetition | Ending::NoCaptureLimit)),
             ),
             Draws => (1.0, one(!decisive)),
             Stalls => (
