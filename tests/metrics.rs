@@ -328,3 +328,21 @@ fn a_bad_holes_range_is_one_line_naming_the_key() {
         assert!(err.contains("rules.holes") && err.contains(says), "{err}");
     }
 }
+
+/// A count's interval never goes below zero: plies since the last capture,
+/// 0 in five games of six and 1 in one, gives a normal interval below zero.
+#[test]
+fn a_count_interval_is_clamped_at_zero() {
+    let mut tally = BalanceTally::new();
+    for id in 0..6u64 {
+        let m = GameMeasures {
+            since_capture: u32::from(id == 5),
+            decided: 10,
+            ..GameMeasures::default()
+        };
+        tally.add(&row(id, "a", "a", Winner::S, 10), &m);
+    }
+    let e = tally.metrics()[0].get(Metric::QuietEnd).unwrap().clone();
+    assert!((e.value - 1.0 / 6.0).abs() < 1e-12);
+    assert!(e.low == 0.0 && e.high > e.value, "{e:?}");
+}

@@ -393,6 +393,9 @@ impl BalanceTally {
                         } else if metric.is_share() {
                             e.low = e.low.max(0.0);
                             e.high = e.high.min(1.0);
+                        } else if metric != Metric::Advantage {
+                            // Counts and rates: never below zero.
+                            e.low = e.low.max(0.0);
                         }
                         Some((metric, e))
                     })

@@ -72,8 +72,9 @@ pub fn write_balance(
          as the cluster (Cochran 1977, §6.4; the first line of each setting is all its \
          pairings together). Adapted to Hoyito: the score is the seeds captured; \
          *advantage* is South's score − 0.5; *balance* is 1 − |P(South wins) − P(North \
-         wins)|; *stalls* are games ended by a repetition or the no-capture limit (Ludii's \
-         timeouts); *duration* counts every ply, passes and extra moves included; \
+         wins)|; *completion* is the share of games won by play, neither drawn nor stalled \
+         (Ludii's Completion); *stalls* are games ended by a repetition or the no-capture \
+         limit (Ludii's timeouts); *duration* counts every ply, passes and extra moves included; \
          *decision share* is the share of plies with more than one sowable hole and \
          *branching* the sowable holes per ply (a sowing that would be endless counts as \
          an option, see `src/metrics/measures.rs`); *lead changes* are changes of the side \
