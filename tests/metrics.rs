@@ -342,7 +342,7 @@ fn a_count_interval_is_clamped_at_zero() {
         };
         tally.add(&row(id, "a", "a", Winner::S, 10), &m);
     }
-    let e = tally.metrics()[0].get(Metric::QuietEnd).unwrap().clone();
+    let e = *tally.metrics()[0].get(Metric::QuietEnd).unwrap();
     assert!((e.value - 1.0 / 6.0).abs() < 1e-12);
     assert!(e.low == 0.0 && e.high > e.value, "{e:?}");
 }
