@@ -4,11 +4,9 @@
 //! is the same byte for byte whatever the thread count. All fields are
 //! integers, so rows are formatted straight into bytes.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use thiserror::Error;
+use crate::tournament::{RecordFileError, RecordLines};
 
 use super::measures::GameMeasures;
 
@@ -122,98 +120,41 @@ pub fn parse_metrics_row(line: &str) -> Result<(u64, GameMeasures), String> {
 }
 
 /// A `metrics.csv` that cannot be read.
-#[derive(Debug, Error)]
-pub enum MetricsFileError {
-    /// The file could not be opened or read.
-    #[error("cannot read {}: {cause}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        cause: io::Error,
-    },
-    /// A line is not a row of measures.
-    #[error("{}, line {line}: {message}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// The line, counted from 1 (the header is line 1).
-        line: u64,
-        /// What is wrong with it.
-        message: String,
-    },
-}
+pub type MetricsFileError = RecordFileError;
 
 /// Reads a `metrics.csv` row by row, checking its header and that game ids
 /// increase; a torn last line (a run killed mid-write) is not a row.
 #[derive(Debug)]
 pub struct MetricsReader {
-    reader: BufReader<File>,
-    path: PathBuf,
-    line: u64,
-    text: String,
-    previous: Option<u64>,
+    lines: RecordLines,
 }
 
 impl MetricsReader {
     /// Opens `path` and checks its header.
     pub fn open(path: &Path) -> Result<MetricsReader, MetricsFileError> {
-        let file = File::open(path).map_err(|cause| MetricsFileError::Read {
-            path: path.to_path_buf(),
-            cause,
-        })?;
-        let mut reader = MetricsReader {
-            reader: BufReader::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
-            line: 0,
-            text: String::new(),
-            previous: None,
-        };
-        if !reader.read_line()? || reader.text != metrics_header().trim_end() {
-            return Err(reader.error("not the metrics.csv header of this harness".into()));
-        }
-        Ok(reader)
+        let header = metrics_header();
+        let lines = RecordLines::open(
+            path,
+            header.trim_end(),
+            "not the metrics.csv header of this harness",
+        )?;
+        Ok(MetricsReader { lines })
     }
 
     /// The next row, or `None` at the end of the file.
     pub fn next_row(&mut self) -> Result<Option<(u64, GameMeasures)>, MetricsFileError> {
-        if !self.read_line()? {
+        if !self.lines.read_line()? {
             return Ok(None);
         }
-        let (id, m) = parse_metrics_row(&self.text).map_err(|message| self.error(message))?;
-        if let Some(previous) = self.previous.filter(|&p| id <= p) {
-            return Err(self.error(format!(
-                "game {id} comes after game {previous}: rows must be in game-id order"
-            )));
-        }
-        self.previous = Some(id);
+        let (id, m) =
+            parse_metrics_row(self.lines.text()).map_err(|message| self.lines.error(message))?;
+        self.lines.follow(id)?;
         Ok(Some((id, m)))
     }
 
     /// An error at the current line.
     pub fn error(&self, message: String) -> MetricsFileError {
-        MetricsFileError::Parse {
-            path: self.path.clone(),
-            line: self.line,
-            message,
-        }
-    }
-
-    fn read_line(&mut self) -> Result<bool, MetricsFileError> {
-        self.text.clear();
-        let n = self
-            .reader
-            .read_line(&mut self.text)
-            .map_err(|cause| MetricsFileError::Read {
-                path: self.path.clone(),
-                cause,
-            })?;
-        if n == 0 || !self.text.ends_with('\n') {
-            return Ok(false);
-        }
-        self.text.pop();
-        self.line += 1;
-        Ok(true)
+        self.lines.error(message)
     }
 }
 

@@ -11,6 +11,7 @@ mod moves_file;
 mod moves_hash;
 mod pgn;
 mod play;
+mod record_lines;
 mod resources;
 mod round_row;
 mod row_check;
@@ -43,6 +44,8 @@ pub use moves_hash::{
 };
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
+pub use record_lines::RecordFileError;
+pub(crate) use record_lines::RecordLines;
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
 pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};
 pub use row_check::{check_moves, check_rules, RowProblem, ScheduleCheck, HOLES};

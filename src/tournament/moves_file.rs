@@ -9,13 +9,10 @@
 //! the `moves_hash` column of `games.csv`. No field ever needs quoting, so
 //! rows are formatted straight into the chunk's bytes, without the csv crate.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::{Path, PathBuf};
-
-use thiserror::Error;
+use std::path::Path;
 
 use super::moves_hash::{push_moves_text, MovesHash};
+use super::record_lines::{RecordFileError, RecordLines};
 use crate::moves::Move;
 
 /// The move records.
@@ -25,27 +22,7 @@ pub const MOVES_FILE: &str = "moves.csv";
 pub const MOVES_HEADER: &str = "game_id,moves\n";
 
 /// A `moves.csv` that cannot be read.
-#[derive(Debug, Error)]
-pub enum MovesFileError {
-    /// The file could not be opened or read.
-    #[error("cannot read {}: {cause}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        cause: io::Error,
-    },
-    /// A line is not a row of moves.
-    #[error("{}, line {line}: {message}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// The line, counted from 1 (the header is line 1).
-        line: u64,
-        /// What is wrong with it.
-        message: String,
-    },
-}
+pub type MovesFileError = RecordFileError;
 
 /// Appends the row of one game (`17,3 5 pass 2` and a newline) to `out`.
 pub fn push_moves_row(out: &mut Vec<u8>, game_id: u64, moves: &[Move]) {
@@ -118,80 +95,40 @@ impl MovesRow {
 /// header and that game ids increase.
 #[derive(Debug)]
 pub struct MovesReader {
-    reader: BufReader<File>,
-    path: PathBuf,
-    line: u64,
-    text: String,
-    previous: Option<u64>,
+    lines: RecordLines,
 }
 
 impl MovesReader {
     /// Opens `path` and checks its header.
     pub fn open(path: &Path) -> Result<MovesReader, MovesFileError> {
-        let file = File::open(path).map_err(|cause| MovesFileError::Read {
-            path: path.to_path_buf(),
-            cause,
-        })?;
-        let mut reader = MovesReader {
-            reader: BufReader::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
-            line: 0,
-            text: String::new(),
-            previous: None,
-        };
-        if !reader.read_line()? || reader.text != MOVES_HEADER.trim_end() {
-            return Err(reader.error("not the moves.csv header `game_id,moves`".into()));
-        }
-        Ok(reader)
+        let lines = RecordLines::open(
+            path,
+            MOVES_HEADER.trim_end(),
+            "not the moves.csv header `game_id,moves`",
+        )?;
+        Ok(MovesReader { lines })
     }
 
     /// Reads the next row into `row`; `false` at the end of the file. A last
     /// line without its newline (a run killed mid-write) is not a row.
     pub fn next_row(&mut self, row: &mut MovesRow) -> Result<bool, MovesFileError> {
-        if !self.read_line()? {
+        if !self.lines.read_line()? {
             return Ok(false);
         }
-        row.parse_into(&self.text)
-            .map_err(|message| self.error(message))?;
-        if let Some(previous) = self.previous.filter(|&p| row.game_id <= p) {
-            return Err(self.error(format!(
-                "game {} comes after game {previous}: rows must be in game-id order",
-                row.game_id
-            )));
-        }
-        self.previous = Some(row.game_id);
+        row.parse_into(self.lines.text())
+            .map_err(|message| self.lines.error(message))?;
+        self.lines.follow(row.game_id)?;
         Ok(true)
     }
 
     /// The line of the row read last (the header is line 1).
     pub fn line(&self) -> u64 {
-        self.line
+        self.lines.line()
     }
 
     /// An error at the current line.
     pub fn error(&self, message: String) -> MovesFileError {
-        MovesFileError::Parse {
-            path: self.path.clone(),
-            line: self.line,
-            message,
-        }
-    }
-
-    fn read_line(&mut self) -> Result<bool, MovesFileError> {
-        self.text.clear();
-        let n = self
-            .reader
-            .read_line(&mut self.text)
-            .map_err(|cause| MovesFileError::Read {
-                path: self.path.clone(),
-                cause,
-            })?;
-        if n == 0 || !self.text.ends_with('\n') {
-            return Ok(false);
-        }
-        self.text.pop();
-        self.line += 1;
-        Ok(true)
+        self.lines.error(message)
     }
 }
 
