@@ -5,28 +5,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
-
-fn hoyito(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let out = hoyito(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "hoyito {args:?} failed: {stderr}");
-    stderr
-}
-
-fn s(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temporary path")
-}
+mod common;
+use common::{hoyito, run_ok, s, BIN};
 
 fn write(dir: &Path, name: &str, body: &str) -> PathBuf {
     let path = dir.join(name);

@@ -6,24 +6,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
-
-fn hoyito(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let out = hoyito(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "hoyito {args:?} failed: {stderr}");
-    stderr
-}
+mod common;
+use common::{hoyito, run_ok, s, BIN};
 
 /// Runs a command that must fail: its first error line, after checking
 /// there is exactly one and no panic.
@@ -35,10 +22,6 @@ fn error_of(args: &[&str]) -> String {
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
     assert_eq!(errors.len(), 1, "{args:?}: one error line: {err}");
     errors[0].to_string()
-}
-
-fn s(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temporary path")
 }
 
 fn bytes(path: &Path) -> Vec<u8> {
