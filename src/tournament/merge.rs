@@ -26,14 +26,13 @@ use thiserror::Error;
 use super::config::{ConfigError, Experiment};
 use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::round_row::games_header;
-use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
+use super::run_dir::{remove_results, EXPERIMENT_FILE, GAMES_FILE};
 use super::run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 use super::safe_file::{create_new, is_symlink, open_read_no_follow};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{Fingerprint, ShardManifest, CODE_VERSION, SHARD_FILE};
 use crate::metrics::{metrics_header, METRICS_FILE};
-use crate::report::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 
 /// Why shards cannot be merged.
 #[derive(Debug, Error)]
@@ -552,20 +551,6 @@ impl RowReader {
     }
 }
 
-/// The result files of a run, which `--force` replaces in the output.
-const RESULTS: [&str; 10] = [
-    GAMES_FILE,
-    MOVES_FILE,
-    METRICS_FILE,
-    EXPERIMENT_FILE,
-    TIMINGS_FILE,
-    SHARD_FILE,
-    SUMMARY_FILE,
-    REPORT_FILE,
-    HTML_FILE,
-    CHARTS,
-];
-
 /// Moves the staged files into `out`: the whole directory when `out` is
 /// missing or empty, else (`force`) file by file after deleting the old
 /// results.
@@ -579,14 +564,7 @@ fn place(staging: &Path, out: &Path, force: bool) -> Result<(), MergeError> {
         return fs::rename(staging, out).map_err(io_error(out, "move the merged files into it"));
     }
     debug_assert!(force, "check_out refused a non-empty output");
-    for name in RESULTS {
-        let path = out.join(name);
-        if path.is_dir() && !is_symlink(&path) {
-            fs::remove_dir_all(&path).map_err(io_error(&path, "delete it"))?;
-        } else if path.exists() || is_symlink(&path) {
-            fs::remove_file(&path).map_err(io_error(&path, "delete it"))?;
-        }
-    }
+    remove_results(out).map_err(|(path, cause)| io_error(&path, "delete it")(cause))?;
     let entries = fs::read_dir(staging).map_err(io_error(staging, "read it"))?;
     for entry in entries {
         let entry = entry.map_err(io_error(staging, "read it"))?;

@@ -30,7 +30,7 @@ use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::metrics::{metrics_header, METRICS_FILE};
-use crate::report::{CHARTS, REPORT_FILE, SUMMARY_FILE};
+use crate::report::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 use resume_check::check_kept_rows;
 use slice::{slice_difference, Slice};
 
@@ -91,6 +91,39 @@ pub enum RunDirError {
         /// The link.
         path: PathBuf,
     },
+}
+
+/// What a run writes into its directory: the files and the charts folder
+/// that `--force` deletes (for `run`, and for `merge` into a used output).
+pub(crate) const RESULTS: [&str; 10] = [
+    GAMES_FILE,
+    MOVES_FILE,
+    METRICS_FILE,
+    EXPERIMENT_FILE,
+    TIMINGS_FILE,
+    SHARD_FILE,
+    SUMMARY_FILE,
+    REPORT_FILE,
+    HTML_FILE,
+    CHARTS,
+];
+
+/// Deletes every one of [`RESULTS`] in `dir` (a link itself, never what it
+/// points to; the old charts describe games that are gone); the path that
+/// could not be deleted, with why.
+pub(crate) fn remove_results(dir: &Path) -> Result<(), (PathBuf, io::Error)> {
+    for name in RESULTS {
+        let path = dir.join(name);
+        let removed = if path.is_dir() && !is_symlink(&path) {
+            fs::remove_dir_all(&path)
+        } else if path.exists() || is_symlink(&path) {
+            fs::remove_file(&path)
+        } else {
+            Ok(())
+        };
+        removed.map_err(|cause| (path, cause))?;
+    }
+    Ok(())
 }
 
 fn io_error(path: &Path, action: &'static str) -> impl FnOnce(io::Error) -> RunDirError {
@@ -262,28 +295,7 @@ fn open_locked(
                 why,
             });
         }
-        for name in [
-            GAMES_FILE,
-            MOVES_FILE,
-            METRICS_FILE,
-            TIMINGS_FILE,
-            EXPERIMENT_FILE,
-            SUMMARY_FILE,
-            REPORT_FILE,
-            SHARD_FILE,
-        ] {
-            let path = dir.join(name);
-            if path.exists() || is_symlink(&path) {
-                fs::remove_file(&path).map_err(io_error(&path, "delete it"))?;
-            }
-        }
-        // The old report's charts describe games that are gone.
-        let charts = dir.join(CHARTS);
-        if is_symlink(&charts) {
-            fs::remove_file(&charts).map_err(io_error(&charts, "delete it"))?;
-        } else if charts.is_dir() {
-            fs::remove_dir_all(&charts).map_err(io_error(&charts, "delete it"))?;
-        }
+        remove_results(dir).map_err(|(path, cause)| io_error(&path, "delete it")(cause))?;
     }
     let mut run_dir = create_and_open(dir, experiment, &experiment_path, slice, lock)?;
     run_dir.extended_from = extended_from;

@@ -233,6 +233,25 @@ fn another_experiment_is_refused_unless_forced() {
     assert!(saved.contains("seed = 2"));
 }
 
+/// `--force` deletes the old report with the old games: report.html too,
+/// and the charts folder, which describe games that are gone.
+#[test]
+fn force_deletes_every_old_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    drop(open_run_dir(dir, &experiment(1), 6, false).unwrap());
+    fs::write(dir.join("report.html"), "old").unwrap();
+    fs::write(dir.join("report.md"), "old").unwrap();
+    fs::create_dir(dir.join("charts")).unwrap();
+    fs::write(dir.join("charts").join("old.svg"), "old").unwrap();
+    fs::write(dir.join("notes.txt"), "mine").unwrap();
+    drop(open_run_dir(dir, &experiment(2), 6, true).unwrap());
+    for gone in ["report.html", "report.md", "charts"] {
+        assert!(!dir.join(gone).exists(), "{gone}");
+    }
+    assert!(dir.join("notes.txt").exists(), "not a result: kept");
+}
+
 #[test]
 fn rows_out_of_order_are_reported_with_their_line() {
     let tmp = tempfile::tempdir().unwrap();
