@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::evaluation::{
-    evaluate, limit_reached, stalled_margin, terminal_margin, Score, StallTracker,
+    limit_reached, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,
 };
 use crate::game::Game;
 use crate::moves::Move;
@@ -80,6 +80,7 @@ pub struct SearchInfo {
 #[derive(Debug, Clone)]
 pub struct AlphaBeta {
     budget: AlphaBetaBudget,
+    evaluator: Evaluator,
     rules: Option<Rules>,
     tt: Vec<Entry>,
     nodes: u64,
@@ -140,6 +141,7 @@ impl AlphaBeta {
     pub fn new(budget: AlphaBetaBudget) -> AlphaBeta {
         AlphaBeta {
             budget,
+            evaluator: Evaluator::default(),
             rules: None,
             tt: vec![Entry::default(); TT_SLOTS],
             nodes: 0,
@@ -150,6 +152,12 @@ impl AlphaBeta {
             tracker: StallTracker::default(),
             path: Vec::with_capacity(AlphaBetaBudget::MAX_DEPTH as usize + 1),
         }
+    }
+
+    /// The same searcher scoring its leaves with `evaluator`.
+    pub fn with_evaluator(mut self, evaluator: Evaluator) -> AlphaBeta {
+        self.evaluator = evaluator;
+        self
     }
 
     /// Searches the current position of `game` (not over) within the budget.
@@ -311,7 +319,7 @@ impl AlphaBeta {
             return 0;
         }
         if depth == 0 {
-            return evaluate(pos, rules);
+            return self.evaluator.evaluate(pos, rules);
         }
         let base = material(pos);
         let slot = key as usize & (TT_SLOTS - 1);

@@ -45,6 +45,27 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Score {
     }
 }
 
+/// How a search scores a position where it stops (a leaf that is not the end
+/// of the game). Built from an [`crate::agents::EvalSpec`]; alpha-beta and MCTS
+/// hold one each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Evaluator {
+    /// [`evaluate`]: the margin if the game were stalled now.
+    #[default]
+    Material,
+}
+
+impl Evaluator {
+    /// The score of `pos` for its side to move, a margin in seeds; a finished
+    /// game scores its true margin whatever the evaluator.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, rules: &Rules) -> Score {
+        match self {
+            Evaluator::Material => evaluate(pos, rules),
+        }
+    }
+}
+
 /// The reward in `[0, 1]` of a result with margin `margin` out of `total` seeds,
 /// for Monte Carlo search: 0.9 for the win, draw or loss (1, ½, 0) and 0.1 for the
 /// margin scaled to `[0, 1]`, so that among wins the bigger one is preferred.

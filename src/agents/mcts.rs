@@ -6,7 +6,7 @@ use rand::Rng;
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::evaluation::{
-    evaluate, limit_reached, outcome_reward, stalled_margin, terminal_margin, StallTracker,
+    limit_reached, outcome_reward, stalled_margin, terminal_margin, Evaluator, StallTracker,
 };
 use crate::agents::greedy::greedy_move;
 use crate::agents::spec::RolloutPolicy;
@@ -64,6 +64,7 @@ impl MctsParams {
 #[derive(Debug, Clone)]
 pub struct Mcts {
     params: MctsParams,
+    evaluator: Evaluator,
     nodes: Vec<Node>,
 }
 
@@ -113,8 +114,15 @@ impl Mcts {
     pub fn new(params: MctsParams) -> Mcts {
         Mcts {
             params,
+            evaluator: Evaluator::default(),
             nodes: Vec::new(),
         }
+    }
+
+    /// The same searcher scoring capped rollouts with `evaluator`.
+    pub fn with_evaluator(mut self, evaluator: Evaluator) -> Mcts {
+        self.evaluator = evaluator;
+        self
     }
 
     /// Runs the search from the current position of `game` and returns the most
@@ -246,7 +254,7 @@ impl Mcts {
         if pos.is_over() || limit_reached(rules, since) {
             return end_reward(&pos, rules);
         }
-        let margin = evaluate(&pos, rules);
+        let margin = self.evaluator.evaluate(&pos, rules);
         let south = if pos.side_to_move() == Side::South {
             margin
         } else {

@@ -3,6 +3,7 @@
 //! named agents in `agents/*.toml`.
 
 mod alphabeta;
+mod eval_spec;
 mod evaluation;
 mod external;
 mod greedy;
@@ -14,8 +15,9 @@ mod spec;
 mod tablebase;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
+pub use eval_spec::EvalSpec;
 pub use evaluation::{
-    evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
+    evaluate, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,
 };
 pub use external::{ExternalAgent, ExternalCommand};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};

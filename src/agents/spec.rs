@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
+use crate::agents::eval_spec::EvalSpec;
 use crate::agents::external::{ExternalAgent, ExternalCommand};
 use crate::agents::greedy::Greedy;
 use crate::agents::human::HumanAgent;
@@ -65,6 +66,9 @@ pub enum AgentSpec {
         /// Wall-clock budget per move in milliseconds: not reproducible.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_ms: Option<u64>,
+        /// How leaves are scored (default: the material count).
+        #[serde(default, skip_serializing_if = "EvalSpec::is_material")]
+        eval: EvalSpec,
     },
     /// [`Mcts`].
     Mcts {
@@ -79,6 +83,9 @@ pub enum AgentSpec {
         /// Rollout length cap in plies, at least 1 (default 200).
         #[serde(default = "default_rollout_cap")]
         rollout_cap: u32,
+        /// How capped rollouts are scored (default: the material count).
+        #[serde(default, skip_serializing_if = "EvalSpec::is_material")]
+        eval: EvalSpec,
     },
     /// [`TablebaseAgent`]: perfect play within the tables.
     Tablebase {
@@ -173,7 +180,9 @@ impl AgentSpec {
                 depth,
                 nodes,
                 time_ms,
+                ref eval,
             } => {
+                eval.validate().map_err(|e| format!("eval.{e}"))?;
                 let max = AlphaBetaBudget::MAX_DEPTH;
                 match depth {
                     Some(d) if !(1..=max).contains(&d) => {
@@ -192,8 +201,10 @@ impl AgentSpec {
                 iterations,
                 exploration,
                 rollout_cap,
+                ref eval,
                 ..
             } => {
+                eval.validate().map_err(|e| format!("eval.{e}"))?;
                 if !(1..=MAX_ITERATIONS).contains(&iterations) {
                     Err(format!(
                         "iterations = {iterations} is out of range: allowed 1 to {MAX_ITERATIONS}"
@@ -335,6 +346,7 @@ impl AgentSpec {
                 depth,
                 nodes,
                 time_ms,
+                ref eval,
             } => {
                 let unbounded = nodes.is_some() || time_ms.is_some();
                 let default = if unbounded {
@@ -342,29 +354,36 @@ impl AgentSpec {
                 } else {
                     AlphaBetaBudget::DEFAULT_DEPTH
                 };
-                Box::new(AlphaBeta::new(AlphaBetaBudget {
-                    depth: depth
-                        .unwrap_or(default)
-                        .clamp(1, AlphaBetaBudget::MAX_DEPTH),
-                    nodes: nodes.map(|n| n.max(1)),
-                    time_ms: time_ms.map(|t| t.max(1)),
-                }))
+                Box::new(
+                    AlphaBeta::new(AlphaBetaBudget {
+                        depth: depth
+                            .unwrap_or(default)
+                            .clamp(1, AlphaBetaBudget::MAX_DEPTH),
+                        nodes: nodes.map(|n| n.max(1)),
+                        time_ms: time_ms.map(|t| t.max(1)),
+                    })
+                    .with_evaluator(eval.build()),
+                )
             }
             AgentSpec::Mcts {
                 iterations,
                 exploration,
                 rollout,
                 rollout_cap,
-            } => Box::new(Mcts::new(MctsParams {
-                iterations: iterations.clamp(1, MAX_ITERATIONS),
-                exploration: if exploration.is_finite() {
-                    exploration.max(0.0)
-                } else {
-                    MctsParams::DEFAULT_EXPLORATION
-                },
-                rollout,
-                rollout_cap: rollout_cap.max(1),
-            })),
+                ref eval,
+            } => Box::new(
+                Mcts::new(MctsParams {
+                    iterations: iterations.clamp(1, MAX_ITERATIONS),
+                    exploration: if exploration.is_finite() {
+                        exploration.max(0.0)
+                    } else {
+                        MctsParams::DEFAULT_EXPLORATION
+                    },
+                    rollout,
+                    rollout_cap: rollout_cap.max(1),
+                })
+                .with_evaluator(eval.build()),
+            ),
         }
     }
 }
@@ -379,6 +398,7 @@ impl fmt::Display for AgentSpec {
                 depth,
                 nodes,
                 time_ms,
+                ref eval,
             } => {
                 match (depth, nodes, time_ms) {
                     (Some(d), _, _) => write!(f, " depth={d}")?,
@@ -391,6 +411,9 @@ impl fmt::Display for AgentSpec {
                 if let Some(t) = time_ms {
                     write!(f, " time_ms={t} (not reproducible)")?;
                 }
+                if !eval.is_material() {
+                    write!(f, " eval={}", eval.name())?;
+                }
                 Ok(())
             }
             AgentSpec::Mcts {
@@ -398,10 +421,17 @@ impl fmt::Display for AgentSpec {
                 exploration,
                 rollout,
                 rollout_cap,
-            } => write!(
-                f,
-                " iterations={iterations} exploration={exploration:.3} rollout={rollout} rollout_cap={rollout_cap}"
-            ),
+                ref eval,
+            } => {
+                write!(
+                    f,
+                    " iterations={iterations} exploration={exploration:.3} rollout={rollout} rollout_cap={rollout_cap}"
+                )?;
+                if !eval.is_material() {
+                    write!(f, " eval={}", eval.name())?;
+                }
+                Ok(())
+            }
             AgentSpec::Tablebase {
                 max_seeds,
                 depth,
@@ -440,6 +470,7 @@ mod tests {
             exploration: 1.4,
             rollout: RolloutPolicy::Random,
             rollout_cap: 1000,
+            eval: EvalSpec::Material,
         };
         let measured = 100 << 20;
         let estimate = mcts(300_000).memory_per_instance(6);
@@ -452,6 +483,7 @@ mod tests {
             depth: Some(64),
             nodes: None,
             time_ms: None,
+            eval: EvalSpec::Material,
         };
         assert_eq!(alphabeta.memory_per_instance(16), 4 << 20);
         let tablebase = AgentSpec::Tablebase {

@@ -124,6 +124,7 @@ fn slow_agents(experiment: &Experiment) -> Vec<String> {
                 depth: Some(depth),
                 nodes: None,
                 time_ms: None,
+                ..
             } if depth > DEEPEST_UNBUDGETED_SEARCH => Some(format!(
                 "agent {name} searches to depth {depth} with no `nodes` or `time_ms` budget: \
                  depth {DEEPEST_UNBUDGETED_SEARCH} takes about a third of a second a move on \
