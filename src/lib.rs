@@ -30,8 +30,13 @@ pub mod solver;
 mod sowing;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 
 pub use agent::{Agent, AgentRng};
+pub use agents::{
+    cheap_features, features, hand, Feature, FeatureVector, LearnedEval, Weights, FEATURES,
+    MAX_WEIGHT,
+};
 pub use agents::{check_human_input, HumanAgent, HumanSeatError};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,

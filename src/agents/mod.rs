@@ -6,8 +6,10 @@ mod alphabeta;
 mod eval_spec;
 mod evaluation;
 mod external;
+mod features;
 mod greedy;
 mod human;
+mod learned;
 mod mcts;
 mod random;
 mod roster;
@@ -20,8 +22,10 @@ pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,
 };
 pub use external::{ExternalAgent, ExternalCommand};
+pub use features::{cheap_features, features, hand, Feature, FeatureVector, FEATURES};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use human::{check_human_input, HumanAgent, HumanSeatError};
+pub use learned::{LearnedEval, Weights, MAX_WEIGHT};
 pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};

@@ -107,6 +107,8 @@ enum Type {
     Text,
     /// A list of strings.
     Strings,
+    /// A table of its own (an `[eval]` table, checked when it is read).
+    Table,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
@@ -128,6 +130,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("depth", Type::Count, false, "an integer from 1 to 64"),
             ("nodes", Type::Count, false, "an integer at least 1"),
             ("time_ms", Type::Count, false, "an integer at least 1"),
+            (
+                "eval",
+                Type::Table,
+                false,
+                "an [eval] table: kind = \"material\" or kind = \"learned\" with [eval.weights]",
+            ),
         ],
         "mcts" => &[
             (
@@ -144,6 +152,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 "\"random\" or \"greedy\"",
             ),
             ("rollout_cap", Type::Count, false, "an integer at least 1"),
+            (
+                "eval",
+                Type::Table,
+                false,
+                "an [eval] table: kind = \"material\" or kind = \"learned\" with [eval.weights]",
+            ),
         ],
         "tablebase" => &[
             ("max_seeds", Type::Count, true, "an integer from 0 to 120"),
@@ -175,7 +189,7 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::Count, toml::Value::Integer(i)) => *i >= 0,
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
-        (Type::Agent, toml::Value::Table(_)) => true,
+        (Type::Agent | Type::Table, toml::Value::Table(_)) => true,
         (Type::Text, toml::Value::String(_)) => true,
         (Type::Strings, toml::Value::Array(items)) => items
             .iter()
@@ -327,6 +341,7 @@ mod tests {
     #[test]
     fn the_field_table_matches_the_spec() {
         let file = Path::new("x.toml");
+        let eval = "eval = { kind = \"learned\", weights = { captures = 1.0 } }";
         let full = [
             ("alphabeta", "depth = 3\nnodes = 10\ntime_ms = 5"),
             (
@@ -335,13 +350,10 @@ mod tests {
             ),
         ];
         for (kind, body) in full {
-            let spec = parse_agent(file, &format!("kind = \"{kind}\"\n{body}")).unwrap();
-            let written = toml::to_string(&spec).unwrap();
-            assert_eq!(
-                written.lines().count(),
-                fields_of(kind).len() + 1,
-                "{written}"
-            );
+            let text = format!("kind = \"{kind}\"\n{body}\n{eval}");
+            let spec = parse_agent(file, &text).unwrap();
+            let written: toml::Table = toml::from_str(&toml::to_string(&spec).unwrap()).unwrap();
+            assert_eq!(written.len(), fields_of(kind).len() + 1, "{written}");
         }
         for kind in KINDS {
             let bogus: Result<AgentSpec, _> = toml::from_str(&format!("kind = \"{kind}\"\nzz = 1"));

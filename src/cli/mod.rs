@@ -14,6 +14,7 @@ mod report_cmd;
 mod run_cmd;
 mod session;
 mod solve_cmd;
+mod tune_cmd;
 
 use std::process::ExitCode;
 
@@ -59,6 +60,8 @@ enum Command {
     Captures(solve_cmd::CapturesArgs),
     /// Write an opening book: distinct balanced positions after random plies.
     Book(book_cmd::BookArgs),
+    /// Learn an evaluation from an agent's self-play games and write an agent file with it.
+    Tune(tune_cmd::TuneArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
+        Command::Tune(args) => tune_cmd::tune_cmd(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
