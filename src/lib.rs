@@ -32,6 +32,7 @@ pub mod stats;
 pub mod tournament;
 
 pub use agent::{Agent, AgentRng};
+pub use agents::{analyse, shared_tables_in, Analyse, Analysis, AnalysisError, SearchOptions};
 pub use agents::{check_human_input, HumanAgent, HumanSeatError};
 pub use agents::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, turn_gain, AgentSpec, AlphaBeta,

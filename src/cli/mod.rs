@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod best_cmd;
 mod book_cmd;
 mod export_cmd;
 mod match_cmd;
@@ -59,6 +60,8 @@ enum Command {
     Captures(solve_cmd::CapturesArgs),
     /// Write an opening book: distinct balanced positions after random plies.
     Book(book_cmd::BookArgs),
+    /// Ask an agent for its move in a position, with its search information.
+    Best(best_cmd::BestArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
+        Command::Best(args) => best_cmd::best(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
