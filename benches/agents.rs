@@ -4,10 +4,16 @@
 //! nodes/s and iterations/s (targets in issue 3: 5M nodes/s, 50k iterations/s on
 //! 2x6). Alpha-beta nodes are counted two ways: positions made (every legal
 //! move is simulated to be generated, as chess engines count a node per move
-//! made) and positions visited by the search.
+//! made) and positions visited by the search. The enhanced search (PVS,
+//! aspiration, killers, history, quiescence: issue 12) is measured the same
+//! way to the same depth (`_enhanced`), so that both its speed in nodes per
+//! second and its time to a depth can be set beside the plain search's.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use hoyito::{AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, Rules, Variant};
+use hoyito::{
+    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, Rules, SearchOptions,
+    Variant,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -42,6 +48,24 @@ fn alphabeta(c: &mut Criterion) {
                 )
             });
         }
+        let enhanced = SearchOptions {
+            pvs: true,
+            aspiration: 2,
+            killers: true,
+            history: true,
+            quiescence: 4,
+            ..SearchOptions::default()
+        };
+        let build = || AlphaBeta::new(budget).with_options(enhanced.clone());
+        let info = build().search(&game);
+        group.throughput(Throughput::Elements(info.nodes));
+        group.bench_function(format!("2x{holes}_depth{depth}_enhanced_made"), |b| {
+            b.iter_batched_ref(
+                build,
+                |searcher| searcher.search(&game),
+                BatchSize::PerIteration,
+            )
+        });
     }
     group.finish();
 }

@@ -33,6 +33,7 @@ pub mod tournament;
 pub mod tune;
 
 pub use agent::{Agent, AgentRng};
+pub use agents::{analyse, shared_tables_in, Analyse, Analysis, AnalysisError, SearchOptions};
 pub use agents::{
     cheap_features, features, hand, Feature, FeatureVector, LearnedEval, Weights, FEATURES,
     MAX_WEIGHT,

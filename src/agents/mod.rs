@@ -3,6 +3,7 @@
 //! named agents in `agents/*.toml`.
 
 mod alphabeta;
+mod analysis;
 mod eval_spec;
 mod evaluation;
 mod external;
@@ -16,7 +17,8 @@ mod roster;
 mod spec;
 mod tablebase;
 
-pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo};
+pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo, SearchOptions};
+pub use analysis::{analyse, Analyse, Analysis, AnalysisError};
 pub use eval_spec::EvalSpec;
 pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,
@@ -30,4 +32,6 @@ pub use mcts::{Mcts, MctsParams};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};
-pub use tablebase::{prepare_tables, shared_tables, TablebaseAgent, TablebaseAgentError};
+pub use tablebase::{
+    prepare_tables, shared_tables, shared_tables_in, TablebaseAgent, TablebaseAgentError,
+};

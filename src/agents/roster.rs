@@ -97,6 +97,8 @@ pub enum RosterError {
 enum Type {
     /// A non-negative integer.
     Count,
+    /// `true` or `false`.
+    Flag,
     /// A number.
     Number,
     /// One of these strings.
@@ -136,6 +138,13 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 false,
                 "an [eval] table: kind = \"material\" or kind = \"learned\" with [eval.weights]",
             ),
+            ("pvs", Type::Flag, false, "true or false"),
+            ("aspiration", Type::Count, false, "an integer from 0 (off) to 255"),
+            ("killers", Type::Flag, false, "true or false"),
+            ("history", Type::Flag, false, "true or false"),
+            ("quiescence", Type::Count, false, "an integer from 0 (off) to 32"),
+            ("max_seeds", Type::Count, false, "an integer from 0 to 120"),
+            ("tables", Type::Text, false, "a directory path (with max_seeds)"),
         ],
         "mcts" => &[
             (
@@ -187,6 +196,7 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
 fn accepts(ty: Type, value: &toml::Value) -> bool {
     match (ty, value) {
         (Type::Count, toml::Value::Integer(i)) => *i >= 0,
+        (Type::Flag, toml::Value::Boolean(_)) => true,
         (Type::Number, toml::Value::Integer(_) | toml::Value::Float(_)) => true,
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
         (Type::Agent | Type::Table, toml::Value::Table(_)) => true,
@@ -343,7 +353,11 @@ mod tests {
         let file = Path::new("x.toml");
         let eval = "eval = { kind = \"learned\", weights = { captures = 1.0 } }";
         let full = [
-            ("alphabeta", "depth = 3\nnodes = 10\ntime_ms = 5"),
+            (
+                "alphabeta",
+                "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
+                 killers = true\nhistory = true\nquiescence = 4\nmax_seeds = 8\ntables = \"t\"",
+            ),
             (
                 "mcts",
                 "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9",
@@ -358,6 +372,12 @@ mod tests {
         for kind in KINDS {
             let bogus: Result<AgentSpec, _> = toml::from_str(&format!("kind = \"{kind}\"\nzz = 1"));
             if let Err(e) = bogus {
+                // The alpha-beta enhancements are one flattened struct, and
+                // serde then names the unknown key without the list.
+                if *kind == "alphabeta" {
+                    assert!(e.message().contains("`zz`"), "{kind}: {e}");
+                    continue;
+                }
                 for f in fields_of(kind) {
                     assert!(e.message().contains(f.0), "{kind}: {e}");
                 }

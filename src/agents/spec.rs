@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
-use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
+use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget, SearchOptions};
 use crate::agents::eval_spec::EvalSpec;
 use crate::agents::external::{ExternalAgent, ExternalCommand};
 use crate::agents::greedy::Greedy;
@@ -69,6 +69,10 @@ pub enum AgentSpec {
         /// How leaves are scored (default: the material count).
         #[serde(default, skip_serializing_if = "EvalSpec::is_material")]
         eval: EvalSpec,
+        /// The enhancements, each its own key (`pvs`, `aspiration`, ...; all off
+        /// by default).
+        #[serde(flatten)]
+        search: SearchOptions,
     },
     /// [`Mcts`].
     Mcts {
@@ -181,8 +185,10 @@ impl AgentSpec {
                 nodes,
                 time_ms,
                 ref eval,
+                ref search,
             } => {
                 eval.validate().map_err(|e| format!("eval.{e}"))?;
+                search.validate()?;
                 let max = AlphaBetaBudget::MAX_DEPTH;
                 match depth {
                     Some(d) if !(1..=max).contains(&d) => {
@@ -321,6 +327,40 @@ impl AgentSpec {
         }
     }
 
+    /// The alpha-beta searcher of an `alphabeta` spec (its search information
+    /// is richer than a move: see [`crate::agents::analyse`]); `None` for any
+    /// other kind. Out of range values are clamped as by [`AgentSpec::build`].
+    pub fn alphabeta(&self) -> Option<AlphaBeta> {
+        let AgentSpec::Alphabeta {
+            depth,
+            nodes,
+            time_ms,
+            ref eval,
+            ref search,
+        } = *self
+        else {
+            return None;
+        };
+        let unbounded = nodes.is_some() || time_ms.is_some();
+        let default = if unbounded {
+            AlphaBetaBudget::MAX_DEPTH
+        } else {
+            AlphaBetaBudget::DEFAULT_DEPTH
+        };
+        let budget = AlphaBetaBudget {
+            depth: depth
+                .unwrap_or(default)
+                .clamp(1, AlphaBetaBudget::MAX_DEPTH),
+            nodes: nodes.map(|n| n.max(1)),
+            time_ms: time_ms.map(|t| t.max(1)),
+        };
+        Some(
+            AlphaBeta::new(budget)
+                .with_evaluator(eval.build())
+                .with_options(search.clone()),
+        )
+    }
+
     /// A fresh agent. The spec should have passed [`AgentSpec::validate`]; out of
     /// range values are clamped to the nearest allowed one. An external agent
     /// built here discards its standard error.
@@ -328,8 +368,13 @@ impl AgentSpec {
         if let Some(external) = self.external(None) {
             return Box::new(external);
         }
+        if let Some(alphabeta) = self.alphabeta() {
+            return Box::new(alphabeta);
+        }
         match *self {
-            AgentSpec::External { .. } => unreachable!("built above"),
+            AgentSpec::External { .. } | AgentSpec::Alphabeta { .. } => {
+                unreachable!("built above")
+            }
             AgentSpec::Tablebase {
                 max_seeds,
                 depth,
@@ -342,29 +387,6 @@ impl AgentSpec {
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(Greedy),
             AgentSpec::Human => Box::new(HumanAgent::terminal()),
-            AgentSpec::Alphabeta {
-                depth,
-                nodes,
-                time_ms,
-                ref eval,
-            } => {
-                let unbounded = nodes.is_some() || time_ms.is_some();
-                let default = if unbounded {
-                    AlphaBetaBudget::MAX_DEPTH
-                } else {
-                    AlphaBetaBudget::DEFAULT_DEPTH
-                };
-                Box::new(
-                    AlphaBeta::new(AlphaBetaBudget {
-                        depth: depth
-                            .unwrap_or(default)
-                            .clamp(1, AlphaBetaBudget::MAX_DEPTH),
-                        nodes: nodes.map(|n| n.max(1)),
-                        time_ms: time_ms.map(|t| t.max(1)),
-                    })
-                    .with_evaluator(eval.build()),
-                )
-            }
             AgentSpec::Mcts {
                 iterations,
                 exploration,
@@ -399,6 +421,7 @@ impl fmt::Display for AgentSpec {
                 nodes,
                 time_ms,
                 ref eval,
+                ref search,
             } => {
                 match (depth, nodes, time_ms) {
                     (Some(d), _, _) => write!(f, " depth={d}")?,
@@ -414,7 +437,7 @@ impl fmt::Display for AgentSpec {
                 if !eval.is_material() {
                     write!(f, " eval={}", eval.name())?;
                 }
-                Ok(())
+                write!(f, "{search}")
             }
             AgentSpec::Mcts {
                 iterations,
@@ -484,6 +507,7 @@ mod tests {
             nodes: None,
             time_ms: None,
             eval: EvalSpec::Material,
+            search: SearchOptions::default(),
         };
         assert_eq!(alphabeta.memory_per_instance(16), 4 << 20);
         let tablebase = AgentSpec::Tablebase {

@@ -6,6 +6,7 @@
 //! board and size, and shared read-only by every agent and thread that needs them.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use thiserror::Error;
@@ -79,7 +80,7 @@ impl TablebaseAgent {
         match &self.tables {
             Some((for_rules, have, tables)) if for_rules == rules && *have >= top => tables.clone(),
             _ => {
-                let tables = tables_up_to(rules, top).unwrap_or_else(|err| {
+                let tables = tables_up_to(rules, top, None).unwrap_or_else(|err| {
                     panic!(
                         "{err}: {} (prepare_tables reports this before play)",
                         err.cause
@@ -92,12 +93,16 @@ impl TablebaseAgent {
     }
 }
 
-/// Builds, once per process, the tables that `spec` (a tablebase agent, or
-/// none) needs for games under `rules`, and says why when they cannot be built.
-/// Any other kind of agent needs nothing: `Ok`.
+/// Builds, once per process, the tables that `spec` (a tablebase agent, an
+/// alpha-beta agent with `max_seeds`, or none) needs for games under `rules`,
+/// and says why when they cannot be built. Any other agent needs nothing: `Ok`.
 pub fn prepare_tables(spec: &AgentSpec, rules: &Rules) -> Result<(), TablebaseAgentError> {
-    match *spec {
-        AgentSpec::Tablebase { max_seeds, .. } => shared_tables(rules, max_seeds).map(drop),
+    match spec {
+        AgentSpec::Tablebase { max_seeds, .. } => shared_tables(rules, *max_seeds).map(drop),
+        AgentSpec::Alphabeta { search, .. } => match search.max_seeds {
+            Some(k) => shared_tables_in(rules, k, 0, search.tables.as_deref()).map(drop),
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }
@@ -120,11 +125,28 @@ pub fn shared_tables(
     rules: &Rules,
     max_seeds: u32,
 ) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
-    tables_up_to(rules, top_layer(rules, max_seeds, 0))
+    tables_up_to(rules, top_layer(rules, max_seeds, 0), None)
+}
+
+/// [`shared_tables`] for positions of up to `seeds` seeds (more than the
+/// board's when a game starts from a given position), loaded from `dir`
+/// where its files are there and saved there when built. The first caller in
+/// the process decides where the tables come from; they are the same tables.
+pub fn shared_tables_in(
+    rules: &Rules,
+    max_seeds: u32,
+    seeds: u32,
+    dir: Option<&Path>,
+) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
+    tables_up_to(rules, top_layer(rules, max_seeds, seeds), dir)
 }
 
 /// The tables for `rules` with every layer from 0 to `top`, shared.
-fn tables_up_to(rules: &Rules, top: u32) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
+fn tables_up_to(
+    rules: &Rules,
+    top: u32,
+    dir: Option<&Path>,
+) -> Result<Option<Arc<Tablebase>>, TablebaseAgentError> {
     if rules.last_four != LastFour::Capturer || rules.stall.leftover != Leftover::None {
         return Ok(None);
     }
@@ -136,7 +158,7 @@ fn tables_up_to(rules: &Rules, top: u32) -> Result<Option<Arc<Tablebase>>, Table
     cache
         .entry((rules.variant, rules.holes, top))
         .or_insert_with(|| {
-            build_tables(rules, top).map_err(|cause| TablebaseAgentError {
+            build_tables(rules, top, dir).map_err(|cause| TablebaseAgentError {
                 variant: rules.variant,
                 holes: rules.holes,
                 seeds: top,
@@ -147,13 +169,19 @@ fn tables_up_to(rules: &Rules, top: u32) -> Result<Option<Arc<Tablebase>>, Table
         .map(Some)
 }
 
-/// Every layer from 0 to `top`, checked against the limits before any is built.
-fn build_tables(rules: &Rules, top: u32) -> Result<Arc<Tablebase>, SolveError> {
+/// Every layer from 0 to `top`, checked against the limits before any is
+/// built, loaded from and saved to `dir` when given.
+fn build_tables(rules: &Rules, top: u32, dir: Option<&Path>) -> Result<Arc<Tablebase>, SolveError> {
     let mut tb = Tablebase::new(rules.variant, rules.holes)?;
     let layers: Vec<u32> = (0..=top).collect();
-    tb.check_plan(&layers, None)?;
+    tb.check_plan(&layers, dir)?;
+    if let Some(dir) = dir {
+        // A directory that cannot be made fails below, where the first table
+        // file cannot be saved, and that error names the file.
+        std::fs::create_dir_all(dir).ok();
+    }
     for &k in &layers {
-        tb.ensure(k, None, &|_| {})?;
+        tb.ensure(k, dir, &|_| {})?;
     }
     Ok(Arc::new(tb))
 }

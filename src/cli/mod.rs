@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod best_cmd;
 mod book_cmd;
 mod export_cmd;
 mod match_cmd;
@@ -62,6 +63,8 @@ enum Command {
     Book(book_cmd::BookArgs),
     /// Learn an evaluation from an agent's self-play games and write an agent file with it.
     Tune(tune_cmd::TuneArgs),
+    /// Ask an agent for its move in a position, with its search information.
+    Best(best_cmd::BestArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -101,6 +104,7 @@ pub fn main() -> ExitCode {
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
         Command::Tune(args) => tune_cmd::tune_cmd(args),
+        Command::Best(args) => best_cmd::best(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,11 +23,13 @@ pub fn tuned_spec(base: &AgentSpec, tuned: &Tuned) -> AgentSpec {
             depth,
             nodes,
             time_ms,
+            search,
             ..
         } => AgentSpec::Alphabeta {
             depth,
             nodes,
             time_ms,
+            search,
             eval: learned,
         },
         AgentSpec::Mcts {
@@ -47,6 +49,7 @@ pub fn tuned_spec(base: &AgentSpec, tuned: &Tuned) -> AgentSpec {
             depth: Some(DEFAULT_DEPTH),
             nodes: None,
             time_ms: None,
+            search: Default::default(),
             eval: learned,
         },
     }

@@ -1,0 +1,171 @@
+//! The opt-in enhancements of the alpha-beta search, as the keys of the
+//! `alphabeta` spec: each one is off unless its key is written, so the roster's
+//! existing files keep searching exactly as before.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::solver::MAX_TABLE_SEEDS;
+
+/// The deepest quiescence search allowed, in turns.
+pub const MAX_QUIESCENCE: u32 = 32;
+/// The widest aspiration window allowed, in seeds (more than any margin).
+pub const MAX_ASPIRATION: u32 = 255;
+
+/// Which enhancements an [`crate::AlphaBeta`] search uses (all off by default).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchOptions {
+    /// Principal variation search: every move after the first is searched with
+    /// a null window first and searched again only when it may be better.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pvs: bool,
+    /// Aspiration window, in seeds, around the previous iteration's score
+    /// (0 = off, the full window); a score outside it is searched again with
+    /// that side of the window opened.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub aspiration: u32,
+    /// Two killer moves per ply: quiet moves that refuted a sibling are tried
+    /// right after the captures.
+    #[serde(skip_serializing_if = "is_false")]
+    pub killers: bool,
+    /// History heuristic: quiet moves are ordered by how often (weighted by
+    /// depth squared) they refuted a position in this search.
+    #[serde(skip_serializing_if = "is_false")]
+    pub history: bool,
+    /// Quiescence search at the leaves: at most this many turns of captures
+    /// (0 = off); a turn with extra moves counts once.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub quiescence: u32,
+    /// Exact endgame-table scores for positions with at most this many seeds
+    /// on the board (off when absent); tables hold under the default options
+    /// of RULES.md only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_seeds: Option<u32>,
+    /// Where the tables are loaded from and saved to (as `hoyito solve
+    /// --tables DIR`); without it they are built in memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<PathBuf>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl SearchOptions {
+    /// Whether any enhancement is on (otherwise the plain search runs).
+    pub fn any(&self) -> bool {
+        *self != SearchOptions::default()
+    }
+
+    /// Checks the ranges; the message names the key and what is allowed.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.aspiration > MAX_ASPIRATION {
+            return Err(format!(
+                "aspiration = {} is out of range: allowed 0 (off) to {MAX_ASPIRATION}",
+                self.aspiration
+            ));
+        }
+        if self.quiescence > MAX_QUIESCENCE {
+            return Err(format!(
+                "quiescence = {} is out of range: allowed 0 (off) to {MAX_QUIESCENCE}",
+                self.quiescence
+            ));
+        }
+        match self.max_seeds {
+            Some(k) if k > MAX_TABLE_SEEDS => Err(format!(
+                "max_seeds = {k} is out of range: allowed 0 to {MAX_TABLE_SEEDS}"
+            )),
+            None => match &self.tables {
+                Some(dir) => Err(format!(
+                    "tables = {:?} is out of range: allowed only together with \
+                     max_seeds = K, the largest layer of the tables to use",
+                    dir.display().to_string()
+                )),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The keys that are on, as ` key=value` pairs (nothing when all are off).
+impl fmt::Display for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pvs {
+            f.write_str(" pvs=true")?;
+        }
+        if self.aspiration > 0 {
+            write!(f, " aspiration={}", self.aspiration)?;
+        }
+        if self.killers {
+            f.write_str(" killers=true")?;
+        }
+        if self.history {
+            f.write_str(" history=true")?;
+        }
+        if self.quiescence > 0 {
+            write!(f, " quiescence={}", self.quiescence)?;
+        }
+        if let Some(k) = self.max_seeds {
+            write!(f, " max_seeds={k}")?;
+        }
+        if let Some(dir) = &self.tables {
+            write!(f, " tables={}", dir.display())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_off_and_keys_print() {
+        assert!(!SearchOptions::default().any());
+        assert_eq!(SearchOptions::default().to_string(), "");
+        let on = SearchOptions {
+            pvs: true,
+            aspiration: 3,
+            killers: true,
+            history: true,
+            quiescence: 8,
+            max_seeds: Some(8),
+            tables: None,
+        };
+        assert!(on.any() && on.validate().is_ok());
+        assert_eq!(
+            on.to_string(),
+            " pvs=true aspiration=3 killers=true history=true quiescence=8 max_seeds=8"
+        );
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        let q = SearchOptions {
+            quiescence: 33,
+            ..SearchOptions::default()
+        };
+        assert!(q.validate().unwrap_err().starts_with("quiescence = 33"));
+        let t = SearchOptions {
+            tables: Some("t".into()),
+            ..SearchOptions::default()
+        };
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .starts_with("tables = \"t\" is out"));
+        let k = SearchOptions {
+            max_seeds: Some(121),
+            ..SearchOptions::default()
+        };
+        assert!(k.validate().unwrap_err().starts_with("max_seeds = 121"));
+    }
+}

@@ -1,0 +1,128 @@
+//! The quiescence search (Beal 1990, "A generalised quiescence search
+//! algorithm"): at a leaf of the main search, where a capture may be pending,
+//! the static evaluation is not trusted until the captures have been played
+//! out.
+//!
+//! At each turn the side to move may stand pat (take the static evaluation) or
+//! play a capturing move (or one that ends the game). A turn with extra moves
+//! is one unit: after a capture that gives the same side another move (II and
+//! III), that side must move again, so every move of it is searched, quiet ones
+//! included, and no turn is counted; the turns counted are the changes of the
+//! side to move, at most the `quiescence` option. Captures only take seeds off
+//! the board, so extra moves cannot go on forever, and [`super::MAX_LINE`]
+//! bounds every line besides.
+
+use crate::agents::evaluation::{limit_reached, stalled_margin, terminal_margin, Score};
+use crate::position::Position;
+use crate::rules::Rules;
+
+use super::ordering::{order_children, Child, NO_MOVE};
+use super::{AlphaBeta, INF, MAX_LINE};
+
+impl AlphaBeta {
+    /// The quiescence score of `pos` for its side to move, with `turns` turns
+    /// of captures left; `continues` when the side to move is in the middle of
+    /// its turn (it just captured and moves again). Fail-soft: a score at or
+    /// below `alpha` is an upper bound, one at or above `beta` a lower bound.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn quiesce(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        turns: u32,
+        mut alpha: Score,
+        beta: Score,
+        since: u32,
+        floor: Option<usize>,
+        continues: bool,
+    ) -> Score {
+        if self.out_of_budget() {
+            self.aborted = true;
+            return 0;
+        }
+        if let Some(s) = self.endgame.as_ref().and_then(|e| e.score(pos)) {
+            return s;
+        }
+        let stand = self.evaluator.evaluate(pos, rules);
+        if self.path.len() >= MAX_LINE || (!continues && turns == 0) {
+            return stand;
+        }
+        let mut best = -INF;
+        if !continues {
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut children = [None; 16];
+        let n = order_children(pos, rules, NO_MOVE, &mut children);
+        self.nodes += n as u64;
+        for child in children[..n].iter().flatten() {
+            if !continues && child.is_quiet() {
+                // Captures come first: the rest are quiet.
+                break;
+            }
+            let v = self.quiet_child(rules, pos, child, turns, alpha, beta, since, floor);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // No move at all (cannot happen in a game that is not over).
+            return stand;
+        }
+        best
+    }
+
+    /// The quiescence score of `child` for the side to move in `pos`, with the
+    /// stall rules as in the main search.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn quiet_child(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        child: &Child,
+        turns: u32,
+        alpha: Score,
+        beta: Score,
+        since: u32,
+        floor: Option<usize>,
+    ) -> Score {
+        self.visited += 1;
+        let me = pos.side_to_move();
+        let next = &child.pos;
+        if next.is_over() {
+            return terminal_margin(next, me);
+        }
+        let captured = child.effect.captured > 0;
+        let (since, floor) = if captured {
+            (0, Some(self.path.len()))
+        } else {
+            (since + 1, floor)
+        };
+        let key = next.hash_key();
+        if !captured && (limit_reached(rules, since) || self.repeats(rules, key, floor)) {
+            return stalled_margin(next, rules.stall.leftover, me);
+        }
+        self.path.push(key);
+        let v = if next.side_to_move() == me {
+            self.quiesce(rules, next, turns, alpha, beta, since, floor, true)
+        } else {
+            let turns = turns.saturating_sub(1);
+            -self.quiesce(rules, next, turns, -beta, -alpha, since, floor, false)
+        };
+        self.path.pop();
+        v
+    }
+}
