@@ -2,6 +2,7 @@
 //! the library's objects; every error leaves as one line on standard error with
 //! a non-zero exit.
 
+mod accuracy_cmd;
 mod agents_cmd;
 mod book_cmd;
 mod export_cmd;
@@ -59,6 +60,8 @@ enum Command {
     Captures(solve_cmd::CapturesArgs),
     /// Write an opening book: distinct balanced positions after random plies.
     Book(book_cmd::BookArgs),
+    /// Score agents' moves against perfect play (the share of best moves, the seeds lost).
+    Accuracy(accuracy_cmd::AccuracyArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
+        Command::Accuracy(args) => accuracy_cmd::accuracy(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
