@@ -169,7 +169,11 @@ fn the_command_prints_and_writes_the_same_figures_on_any_thread_count() {
         "perfect,random",
     ];
     let one = accuracy(&agents, &[&common[..], &["--threads", "1"]].concat());
-    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
     let two = accuracy(
         &agents,
         &[&common[..], &["--threads", "2", "--out", s(out.path())]].concat(),
@@ -183,8 +187,8 @@ fn the_command_prints_and_writes_the_same_figures_on_any_thread_count() {
     assert_eq!(md, table);
     let csv = std::fs::read_to_string(out.path().join("accuracy-ii-2x3-s8.csv")).unwrap();
     assert!(csv.contains("\nperfect,60,60,1,"), "{csv}");
-    let rows = std::fs::read_to_string(out.path().join("accuracy-ii-2x3-s8-positions.csv"))
-        .unwrap();
+    let rows =
+        std::fs::read_to_string(out.path().join("accuracy-ii-2x3-s8-positions.csv")).unwrap();
     assert_eq!(rows.lines().count(), 61);
     assert!(out.path().join("accuracy-ii-2x3-s8.json").exists());
 }
@@ -193,16 +197,32 @@ fn the_command_prints_and_writes_the_same_figures_on_any_thread_count() {
 fn bad_flags_are_one_line_errors() {
     let agents = roster();
     let cases: [(&[&str], &str); 6] = [
-        (&["--max-seeds", "8", "--agents", "nobody"], "no agent named \"nobody\""),
-        (&["--max-seeds", "1", "--agents", "random"], "--max-seeds 1 is too small"),
-        (&["--max-seeds", "121", "--agents", "random"], "out of range"),
+        (
+            &["--max-seeds", "8", "--agents", "nobody"],
+            "no agent named \"nobody\"",
+        ),
+        (
+            &["--max-seeds", "1", "--agents", "random"],
+            "--max-seeds 1 is too small",
+        ),
+        (
+            &["--max-seeds", "121", "--agents", "random"],
+            "out of range",
+        ),
         (
             &["--max-seeds", "8", "--positions", "0", "--agents", "random"],
             "--positions 0",
         ),
         (&["--agents", "random"], "--max-seeds"),
         (
-            &["--max-seeds", "8", "--tree-plies", "3", "--agents", "random"],
+            &[
+                "--max-seeds",
+                "8",
+                "--tree-plies",
+                "3",
+                "--agents",
+                "random",
+            ],
             "cannot be used with",
         ),
     ];
@@ -215,8 +235,17 @@ fn bad_flags_are_one_line_errors() {
     }
     // The whole game of 2x6 is far beyond the tables.
     let out = hoyito(&[
-        "accuracy", "--variant", "ii", "--holes", "6", "--tree-plies", "2", "--agents",
-        "random", "--agents-dir", s(agents.path()),
+        "accuracy",
+        "--variant",
+        "ii",
+        "--holes",
+        "6",
+        "--tree-plies",
+        "2",
+        "--agents",
+        "random",
+        "--agents-dir",
+        s(agents.path()),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());

@@ -75,7 +75,9 @@ fn progress_bar(total: u64, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
-    let template = format!("{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} (eta {{eta}})");
+    let template = format!(
+        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} (eta {{eta}})"
+    );
     bar.set_style(
         ProgressStyle::with_template(&template)
             .expect("a valid template")
@@ -155,7 +157,10 @@ fn run(args: AccuracyArgs) -> Result<()> {
     };
     let mut scored = Vec::new();
     for agent in &agents {
-        let bar = progress_bar(set.positions.len() as u64, &format!("positions, {}", agent.name));
+        let bar = progress_bar(
+            set.positions.len() as u64,
+            &format!("positions, {}", agent.name),
+        );
         let start = Instant::now();
         let moves = agent_moves(&set, agent, &|n| bar.inc(n))?;
         bar.finish_and_clear();
@@ -183,7 +188,11 @@ fn run(args: AccuracyArgs) -> Result<()> {
 }
 
 /// Makes `layers` and their dependencies available, from `dir` where saved.
-fn build_tables(tables: &mut Tablebase, layers: &[u32], dir: Option<&std::path::Path>) -> Result<()> {
+fn build_tables(
+    tables: &mut Tablebase,
+    layers: &[u32],
+    dir: Option<&std::path::Path>,
+) -> Result<()> {
     tables.check_plan(layers, dir)?;
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)

@@ -144,7 +144,10 @@ pub fn write_outputs(dir: &Path, report: &AccuracyReport) -> Result<Vec<PathBuf>
         (format!("{}.md", report.stem), report.markdown()),
         (format!("{}.csv", report.stem), report.summary_csv()),
         (format!("{}.json", report.stem), report.json()),
-        (format!("{}-positions.csv", report.stem), report.positions_csv()),
+        (
+            format!("{}-positions.csv", report.stem),
+            report.positions_csv(),
+        ),
     ];
     let mut written = Vec::new();
     for (name, text) in files {
@@ -184,7 +187,10 @@ mod tests {
     fn the_outputs_say_the_same_figures() {
         let r = report();
         let md = r.markdown();
-        assert!(md.contains("| a | 1 | 0.0% | [0.0%, 79.3%] | 2.000 | n/a | 2 |"), "{md}");
+        assert!(
+            md.contains("| a | 1 | 0.0% | [0.0%, 79.3%] | 2.000 | n/a | 2 |"),
+            "{md}"
+        );
         // Wilson, 0 of 1: the high end is z^2 / (1 + z^2) = 0.793451.
         let csv = r.summary_csv();
         assert!(csv.contains("\na,1,0,0,0,0.793450"), "{csv}");
@@ -204,6 +210,9 @@ mod tests {
         let out = dir.path().join("new");
         let paths = write_outputs(&out, &report()).unwrap();
         assert_eq!(paths.len(), 4);
-        assert_eq!(std::fs::read_to_string(&paths[0]).unwrap(), report().markdown());
+        assert_eq!(
+            std::fs::read_to_string(&paths[0]).unwrap(),
+            report().markdown()
+        );
     }
 }

@@ -136,7 +136,10 @@ mod tests {
         };
         let a = sample_positions(&r, spec).unwrap();
         assert_eq!(a, sample_positions(&r, spec).unwrap());
-        assert_ne!(a, sample_positions(&r, SampleSpec { seed: 8, ..spec }).unwrap());
+        assert_ne!(
+            a,
+            sample_positions(&r, SampleSpec { seed: 8, ..spec }).unwrap()
+        );
         assert_eq!(a.len(), 200);
         for p in &a {
             assert!((2..=16).contains(&p.seeds_on_board()));

@@ -196,8 +196,12 @@ mod tests {
         assert_eq!(judged.loss(Move::Sow(0)), Some(0));
         assert_eq!(judged.loss(Move::Sow(1)), Some(4));
         assert_eq!(judged.loss(Move::Pass), None);
-        let acc = score_moves("x", &[judged.clone(), judged.clone()], &[Move::Sow(0), Move::Sow(1)])
-            .unwrap();
+        let acc = score_moves(
+            "x",
+            &[judged.clone(), judged.clone()],
+            &[Move::Sow(0), Move::Sow(1)],
+        )
+        .unwrap();
         assert_eq!((acc.positions, acc.best, acc.max_loss), (2, 1, 4));
         assert!((acc.loss.mean - 2.0).abs() < 1e-12);
         assert!((acc.best_share.value - 0.5).abs() < 1e-12);

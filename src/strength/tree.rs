@@ -80,7 +80,9 @@ mod tests {
     fn distinct_positions_are_at_most_the_perft_counts() {
         let rules = Rules::new(Variant::Ii).with_board(4, 4).unwrap();
         let tree = tree_positions(&rules, 4);
-        let bound: u64 = (0..=4).map(|d| perft(&Position::start(&rules), &rules, d)).sum();
+        let bound: u64 = (0..=4)
+            .map(|d| perft(&Position::start(&rules), &rules, d))
+            .sum();
         assert!(tree.reached as u64 <= bound, "{} > {bound}", tree.reached);
         let mut unique = tree.positions.clone();
         unique.sort_by_key(|p| format!("{p}"));
