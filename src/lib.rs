@@ -29,6 +29,7 @@ mod side;
 pub mod solver;
 mod sowing;
 pub mod stats;
+pub mod strength;
 pub mod tournament;
 pub mod tune;
 

@@ -2,6 +2,7 @@
 //! the library's objects; every error leaves as one line on standard error with
 //! a non-zero exit.
 
+mod accuracy_cmd;
 mod agents_cmd;
 mod best_cmd;
 mod book_cmd;
@@ -65,6 +66,8 @@ enum Command {
     Tune(tune_cmd::TuneArgs),
     /// Ask an agent for its move in a position, with its search information.
     Best(best_cmd::BestArgs),
+    /// Score agents' moves against perfect play (the share of best moves, the seeds lost).
+    Accuracy(accuracy_cmd::AccuracyArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -105,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Book(args) => book_cmd::book(args),
         Command::Tune(args) => tune_cmd::tune_cmd(args),
         Command::Best(args) => best_cmd::best(args),
+        Command::Accuracy(args) => accuracy_cmd::accuracy(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,217 @@
+//! `hoyito accuracy`: how often each agent plays a best move, and how many
+//! seeds it gives away, against the exact values of the endgame tables.
+//!
+//! The flags are turned into a position set (drawn from the tables, or a
+//! small board's opening tree), the tables are built or loaded, then each
+//! agent is asked for its move in every position and scored
+//! (`hoyito::strength`). The table is printed; `--out` also writes it with a
+//! CSV, a JSON and a per-position CSV. Times go to standard error, so that
+//! standard output and the files are the same for the same flags.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{ArgGroup, Args};
+use hoyito::solver::Tablebase;
+use hoyito::strength::{
+    agent_moves, sample_positions, score_moves, tree_positions, write_outputs, AccuracyReport,
+    Judged, PositionSet, SampleSpec,
+};
+use hoyito::{NamedAgent, Roster, Rules, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Seeds per hole of the games started from the positions (the standard game).
+const SEEDS_PER_HOLE: u32 = 4;
+
+/// Arguments of `hoyito accuracy`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("set").required(true).args(["max_seeds", "tree_plies"])))]
+pub struct AccuracyArgs {
+    /// Which Hoyito: i, ii or iii.
+    #[arg(long)]
+    variant: Variant,
+    /// Holes per row, 2 to 16 (required).
+    #[arg(long)]
+    holes: u32,
+    /// Draw positions uniformly from the tables' positions with 2 to this many
+    /// seeds on the board (every layer up to it is built: 2x6 up to 16 takes
+    /// about a minute and 60 MB).
+    #[arg(long, conflicts_with = "tree_plies")]
+    max_seeds: Option<u32>,
+    /// Positions to draw (with --max-seeds).
+    #[arg(long, default_value_t = 2000, conflicts_with = "tree_plies")]
+    positions: usize,
+    /// Instead of drawing, take every distinct position reachable from the
+    /// start within this many plies (the whole game must fit in the tables:
+    /// 2x4 at most, 4 seeds per hole).
+    #[arg(long)]
+    tree_plies: Option<u32>,
+    /// Comma-separated roster names, e.g. random,greedy,alphabeta-d8.
+    #[arg(long, value_delimiter = ',', required = true)]
+    agents: Vec<String>,
+    /// Seeds the draw and the agents' generators.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Directory of table files: layers found there are loaded, missing ones
+    /// built and saved there. Without it the tables are built in memory.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Also write the table, a CSV, a JSON and a per-position CSV here.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The roster: one TOML file per agent.
+    #[arg(long, default_value = "agents")]
+    agents_dir: PathBuf,
+    /// Worker threads, 0 = all cores (the figures do not depend on it).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// A progress bar over `total` items when standard error is a terminal.
+fn progress_bar(total: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    let template = format!(
+        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} (eta {{eta}})"
+    );
+    bar.set_style(
+        ProgressStyle::with_template(&template)
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// `hoyito accuracy`.
+pub fn accuracy(args: AccuracyArgs) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    pool.install(|| run(args))
+}
+
+fn run(args: AccuracyArgs) -> Result<()> {
+    let rules = Rules::new(args.variant).with_board(args.holes, SEEDS_PER_HOLE)?;
+    let roster = Roster::load(&args.agents_dir)?;
+    let agents: Vec<NamedAgent> = args
+        .agents
+        .iter()
+        .map(|name| roster.get(name).cloned().context("--agents"))
+        .collect::<Result<_>>()?;
+    let mut tables = Tablebase::new(args.variant, rules.holes)?;
+    let dir = args.tables.as_deref();
+    let board = format!("2x{}", rules.holes);
+    let (positions, layers, title, stem) = match (args.max_seeds, args.tree_plies) {
+        (Some(max_seeds), _) => {
+            let spec = SampleSpec {
+                min_seeds: 2,
+                max_seeds,
+                count: args.positions,
+                seed: args.seed,
+            };
+            // The layers are checked before positions are drawn: a layer
+            // beyond the tables is refused at once.
+            let layers: Vec<u32> = (0..=max_seeds).collect();
+            tables.check_plan(&[max_seeds], dir)?;
+            let positions = sample_positions(&rules, spec)?;
+            let title = format!(
+                "Hoyito {} {board}: {} positions drawn uniformly (with replacement, seed {}) \
+                 from the tables' positions with 2 to {max_seeds} seeds on the board, \
+                 captures 0-0, where the side to move has at least two legal moves.",
+                args.variant.name().to_uppercase(),
+                positions.len(),
+                args.seed
+            );
+            let stem = format!("accuracy-{}-{board}-s{max_seeds}", args.variant);
+            (positions, layers, title, stem)
+        }
+        (None, Some(plies)) => {
+            let tree = tree_positions(&rules, plies);
+            let layers = vec![rules.total_seeds()];
+            let title = format!(
+                "Hoyito {} {board}, {SEEDS_PER_HOLE} seeds per hole: the {} distinct positions \
+                 with at least two legal moves among the {} unfinished positions reachable \
+                 from the start within {plies} plies (agents' seed {}).",
+                args.variant.name().to_uppercase(),
+                tree.positions.len(),
+                tree.reached,
+                args.seed
+            );
+            let stem = format!("accuracy-{}-{board}-tree{plies}", args.variant);
+            (tree.positions, layers, title, stem)
+        }
+        (None, None) => unreachable!("clap requires --max-seeds or --tree-plies"),
+    };
+    build_tables(&mut tables, &layers, dir)?;
+    let judged = Judged::all(&tables, &positions)?;
+    drop(tables);
+    let set = PositionSet {
+        rules,
+        positions,
+        seed: args.seed,
+    };
+    let mut scored = Vec::new();
+    for agent in &agents {
+        let bar = progress_bar(
+            set.positions.len() as u64,
+            &format!("positions, {}", agent.name),
+        );
+        let start = Instant::now();
+        let moves = agent_moves(&set, agent, &|n| bar.inc(n))?;
+        bar.finish_and_clear();
+        eprintln!(
+            "{}: {} positions in {:.1} s",
+            agent.name,
+            set.positions.len(),
+            start.elapsed().as_secs_f64()
+        );
+        scored.push(score_moves(&agent.name, &judged, &moves)?);
+    }
+    let report = AccuracyReport {
+        title,
+        stem,
+        judged,
+        agents: scored,
+    };
+    print!("{}", report.markdown());
+    if let Some(out) = &args.out {
+        for path in write_outputs(out, &report)? {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Makes `layers` and their dependencies available, from `dir` where saved.
+fn build_tables(
+    tables: &mut Tablebase,
+    layers: &[u32],
+    dir: Option<&std::path::Path>,
+) -> Result<()> {
+    tables.check_plan(layers, dir)?;
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create table directory {}", dir.display()))?;
+    }
+    let total = layers
+        .iter()
+        .flat_map(|&k| Tablebase::dependencies(k))
+        .collect::<std::collections::BTreeSet<u32>>()
+        .iter()
+        .fold(0u64, |sum, &k| sum.saturating_add(tables.key(k).entries()));
+    let bar = progress_bar(total, "table positions");
+    let start = Instant::now();
+    for &k in layers {
+        tables
+            .ensure(k, dir, &|n| bar.inc(n))
+            .with_context(|| format!("tables: layer of {k} seeds"))?;
+    }
+    bar.finish_and_clear();
+    eprintln!("tables ready in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
