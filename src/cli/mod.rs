@@ -3,6 +3,7 @@
 //! a non-zero exit.
 
 mod agents_cmd;
+mod bench_cmd;
 mod book_cmd;
 mod export_cmd;
 mod match_cmd;
@@ -59,6 +60,8 @@ enum Command {
     Captures(solve_cmd::CapturesArgs),
     /// Write an opening book: distinct balanced positions after random plies.
     Book(book_cmd::BookArgs),
+    /// Measure plies per second per variant and board: the engine's floor and the whole harness
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
+        Command::Bench(args) => bench_cmd::bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
