@@ -8,6 +8,7 @@
 
 mod agent;
 mod agents;
+pub mod bench;
 mod diagram;
 mod forfeit;
 mod game;

@@ -179,41 +179,77 @@ pub(crate) fn sow<O: Observer>(
     }
 }
 
+/// Bytes `32 - k .. 64 - k` of this table hold ones at indexes `0..k`.
+static PREFIX_ONES: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut i = 0;
+    while i < 32 {
+        table[i] = 1;
+        i += 1;
+    }
+    table
+};
+
+/// A board with one seed in each hole `0..k` (`k <= 32`).
+#[inline(always)]
+fn first_holes(k: usize) -> Board {
+    let at = 32 - k;
+    PREFIX_ONES[at..at + 32]
+        .try_into()
+        .expect("a window of 32 bytes")
+}
+
+/// A board with one seed in each of the `count` holes after `from`, going
+/// round a board of `len` holes (`count < len`): what one lap of `count`
+/// seeds drops.
+#[inline(always)]
+fn lap_seeds(len: usize, from: usize, count: usize) -> Board {
+    let (begin, end) = (from + 1, from + 1 + count);
+    let mut seeds = first_holes(end.min(len));
+    let before = first_holes(begin);
+    let wrapped = first_holes(end.saturating_sub(len));
+    for ((s, b), w) in seeds.iter_mut().zip(before).zip(wrapped) {
+        // `begin <= len`: `before` is within the first run, `wrapped` after none of it.
+        *s = s.wrapping_sub(b).wrapping_add(w);
+    }
+    seeds
+}
+
+/// Adds `seeds` hole by hole. No hole overflows: a board holds at most 255 seeds.
+#[inline(always)]
+fn add(board: &mut Board, seeds: &Board) {
+    for (b, s) in board.iter_mut().zip(seeds) {
+        *b = b.wrapping_add(*s);
+    }
+}
+
 /// Sows `hand` seeds from the hole after `from`, without captures; returns the
-/// board index of the last seed.
+/// board index of the last seed. All holes at once: a lap of `hand` seeds
+/// adds `hand / len` to every hole and one more to the `hand % len` holes
+/// after `from`.
 #[inline(always)]
 fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> usize {
-    let hand = hand as usize;
-    if hand < len {
-        let mut pos = from;
-        for _ in 0..hand {
-            pos += 1;
-            if pos == len {
-                pos = 0;
-            }
-            // `pos < len <= 32`: the mask only spares the bounds check.
-            board[pos & 31] += 1;
-        }
-        pos
-    } else {
+    let mut hand = hand as usize;
+    if hand >= len {
         let rounds = (hand / len) as u8;
         for seeds in board[..len].iter_mut() {
             *seeds += rounds;
         }
-        let mut pos = from;
-        for _ in 0..hand % len {
-            pos += 1;
-            if pos == len {
-                pos = 0;
-            }
-            board[pos & 31] += 1;
-        }
-        pos
+        hand %= len;
+    }
+    add(board, &lap_seeds(len, from, hand));
+    let last = from + hand;
+    if last >= len {
+        last - len
+    } else {
+        last
     }
 }
 
 /// Hoyito I: sows seed by seed, taking every four made by a seed that is not the
-/// lap's last; returns the board index of the last seed.
+/// lap's last; returns the board index of the last seed. A lap shorter than
+/// the board drops at most one seed per hole, so it is sown all at once and
+/// the fours it made before its last hole are taken in sowing order.
 #[inline(always)]
 fn sow_lap_en_passant<O: Observer>(
     board: &mut Board,
@@ -223,6 +259,30 @@ fn sow_lap_en_passant<O: Observer>(
     captured: &mut u8,
     obs: &mut O,
 ) -> usize {
+    if (hand as usize) < len {
+        let last = sow_lap(board, len, from, hand);
+        let seeds = lap_seeds(len, from, hand as usize);
+        let mut fours = 0u32;
+        for (i, (&b, &s)) in board.iter().zip(&seeds).enumerate() {
+            fours |= u32::from(b == 4 && s == 1) << i;
+        }
+        fours &= !(1 << last);
+        // In sowing order: the holes after `from` first, then those after the wrap.
+        let after = fours & u32::MAX.checked_shl(from as u32 + 1).unwrap_or(0);
+        for mut bits in [after, fours & !after] {
+            while bits != 0 {
+                let pos = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                board[pos] = 0;
+                *captured += 4;
+                obs.step(Step::Capture {
+                    hole: pos as u8,
+                    kind: CaptureKind::EnPassant,
+                });
+            }
+        }
+        return last;
+    }
     let mut pos = from;
     for left in (0..hand).rev() {
         pos += 1;

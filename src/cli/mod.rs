@@ -4,6 +4,7 @@
 
 mod accuracy_cmd;
 mod agents_cmd;
+mod bench_cmd;
 mod best_cmd;
 mod book_cmd;
 mod export_cmd;
@@ -68,6 +69,8 @@ enum Command {
     Best(best_cmd::BestArgs),
     /// Score agents' moves against perfect play (the share of best moves, the seeds lost).
     Accuracy(accuracy_cmd::AccuracyArgs),
+    /// Measure plies per second per variant and board: the engine's floor and the whole harness
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// Runs the command line and turns errors into one line and exit status 1.
@@ -109,6 +112,7 @@ pub fn main() -> ExitCode {
         Command::Tune(args) => tune_cmd::tune_cmd(args),
         Command::Best(args) => best_cmd::best(args),
         Command::Accuracy(args) => accuracy_cmd::accuracy(args),
+        Command::Bench(args) => bench_cmd::bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

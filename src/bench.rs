@@ -1,0 +1,253 @@
+//! Plies per second on this machine, so that users can compare machines and
+//! the harness can be held to the engine's floor (issue 15).
+//!
+//! Two measures of the same random games (uniform random legal moves):
+//! - the *floor*: a tight single-purpose loop over [`Position`] alone, with
+//!   the seeded generator and nothing else: no game record, no repetition
+//!   check, no rows; only a count of plies since the last capture ends games
+//!   that would never end (the `no_capture_limit` of the rules);
+//! - the *harness*: random self-play through [`run_games`], schedule,
+//!   seeding, stall rules, `games.csv`, `moves.csv` and `metrics.csv` rows
+//!   formatted (and written to a sink), on one or more worker threads.
+//!
+//! The harness's plies per second over the floor's is how much of the engine's
+//! speed the records and the stall rules cost.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Rules, Variant};
+use crate::tournament::{
+    run_games, ConfigError, Experiment, Lineup, RecordSinks, RunError, Schedule, Work,
+};
+
+/// A bench that could not run.
+#[derive(Debug, Error)]
+pub enum BenchError {
+    /// The bench's experiment was refused (a board out of range).
+    #[error("cannot set up the bench experiment: {0}")]
+    Config(#[from] ConfigError),
+    /// The harness failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// Games played and plies in them, and the time they took.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Throughput {
+    /// Games played.
+    pub games: u64,
+    /// Plies in them (passes included).
+    pub plies: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
+impl Throughput {
+    /// Plies per second.
+    pub fn plies_per_second(&self) -> f64 {
+        self.plies as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+
+    /// Games per second.
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The floor: `games` random games of `rules` from the start position in a
+/// tight loop over [`Position`], seeded by `seed`. A game ends when the
+/// board is empty or after `rules.stall.no_capture_limit` plies without a
+/// capture (200 when the rules set none).
+pub fn floor(rules: &Rules, games: u64, seed: u64) -> Throughput {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let limit = match rules.stall.no_capture_limit {
+        0 => 200,
+        limit => limit,
+    };
+    let start = Position::start(rules);
+    let begun = Instant::now();
+    let mut plies = 0u64;
+    for _ in 0..games {
+        let mut pos = start;
+        let mut quiet = 0u32;
+        while !pos.is_over() && quiet < limit {
+            let (next, captured) = random_ply(&pos, rules, &mut rng);
+            pos = next;
+            plies += 1;
+            quiet = if captured { 0 } else { quiet + 1 };
+        }
+    }
+    Throughput {
+        games,
+        plies,
+        time: begun.elapsed(),
+    }
+}
+
+/// One uniformly random legal ply from `pos` (as `Game::play_random` draws
+/// it): the new position and whether the mover captured.
+#[inline]
+fn random_ply(pos: &Position, rules: &Rules, rng: &mut ChaCha8Rng) -> (Position, bool) {
+    let mut mask = pos.nonempty_mask();
+    while mask != 0 {
+        let mut bits = mask;
+        for _ in 0..rng.random_range(0..mask.count_ones()) {
+            bits &= bits - 1;
+        }
+        let i = bits.trailing_zeros();
+        if let Some((next, effect)) = pos.play_unchecked(rules, Move::Sow(i as u8)) {
+            return (next, effect.captured > 0);
+        }
+        mask &= !(1 << i);
+    }
+    let (next, _) = pos
+        .play_unchecked(rules, Move::Pass)
+        .expect("a pass always ends");
+    (next, false)
+}
+
+/// The harness: `games` random self-play games of `variant` on `2 x holes`
+/// (four seeds a hole, default stall rules, master seed `seed`) through
+/// [`run_games`] on `threads` workers, every record formatted and written to
+/// a sink.
+pub fn harness(
+    variant: Variant,
+    holes: u8,
+    games: u64,
+    threads: usize,
+    seed: u64,
+) -> Result<Throughput, BenchError> {
+    let text = format!(
+        "name = \"bench\"\nseed = {seed}\ngames = {games}\n\
+         [rules]\nvariants = [\"{}\"]\nholes = [{holes}]\n\
+         [openings]\nrandom_plies = 0\n\
+         [tournament]\nformat = \"self-play\"\nagents = [\"random\"]\n\
+         [roster.random]\nkind = \"random\"\n",
+        variant.name()
+    );
+    let mut experiment = Experiment::parse(&text, "bench")?;
+    experiment.resolve_agents("bench", || {
+        unreachable!("the bench's roster is given in its experiment")
+    })?;
+    let schedule = Schedule::new(&experiment);
+    let lineup = Lineup::new(experiment.agent_specs());
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+    };
+    let mut plies = PlyCounter::default();
+    let (mut moves, mut metrics) = (io::sink(), io::sink());
+    let sinks = RecordSinks {
+        games: &mut plies,
+        moves: Some(&mut moves),
+        metrics: Some(&mut metrics),
+    };
+    let begun = Instant::now();
+    run_games(work, 0..schedule.len(), threads, sinks, &mut |_| {})?;
+    let time = begun.elapsed();
+    Ok(Throughput {
+        games: plies.rows,
+        plies: plies.plies,
+        time,
+    })
+}
+
+/// A sink for `games.csv` rows that sums their `plies` column (the 13th).
+#[derive(Debug, Default)]
+struct PlyCounter {
+    rows: u64,
+    plies: u64,
+    column: u32,
+    value: u64,
+}
+
+/// The `plies` column of a `games.csv` row, counted from 0.
+const PLIES_COLUMN: u32 = 12;
+
+impl io::Write for PlyCounter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // Only the opening column may hold quotes, and it holds no commas
+        // (moves are separated by spaces), so commas split columns.
+        for &b in buf {
+            match b {
+                b',' => {
+                    if self.column == PLIES_COLUMN {
+                        self.plies += self.value;
+                    }
+                    self.column += 1;
+                    self.value = 0;
+                }
+                b'\n' => {
+                    self.rows += 1;
+                    self.column = 0;
+                    self.value = 0;
+                }
+                b'0'..=b'9' => {
+                    self.value = self
+                        .value
+                        .wrapping_mul(10)
+                        .wrapping_add(u64::from(b - b'0'))
+                }
+                _ => {}
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn the_ply_counter_sums_the_plies_column_of_each_row() {
+        use std::io::Write;
+        let mut counter = PlyCounter::default();
+        let row = "7,3,ii,6,4,random,random,18446744073709551615,\"1 2\",S,30,18,61,normal,00ff\n";
+        // Written in two pieces that cut a number in half.
+        let cut = row.find(",normal").unwrap() - 1;
+        counter.write_all(&row.as_bytes()[..cut]).unwrap();
+        counter.write_all(&row.as_bytes()[cut..]).unwrap();
+        counter.write_all(row.as_bytes()).unwrap();
+        assert_eq!((counter.rows, counter.plies), (2, 122));
+    }
+
+    /// The floor plays the games that `Game::play_random` plays with the
+    /// same generator (until a stall rule that the floor lacks would end them).
+    #[test]
+    fn the_floor_draws_the_moves_of_play_random() {
+        let rules = Rules::new(Variant::Ii);
+        let mut floor_rng = ChaCha8Rng::seed_from_u64(3);
+        let mut game_rng = ChaCha8Rng::seed_from_u64(3);
+        let mut pos = Position::start(&rules);
+        let mut game = Game::new(rules);
+        while !game.is_over() {
+            game.play_random(&mut game_rng);
+            pos = random_ply(&pos, &rules, &mut floor_rng).0;
+            assert_eq!(pos, *game.position());
+        }
+    }
+
+    #[test]
+    fn the_floor_and_the_harness_count_games_and_plies() {
+        let rules = Rules::new(Variant::Iii);
+        let floor = floor(&rules, 20, 1);
+        assert_eq!(floor.games, 20);
+        assert!(floor.plies >= 20 * 10, "{floor:?}");
+        let harness = harness(Variant::Iii, 6, 20, 1, 1).expect("a small bench");
+        assert_eq!(harness.games, 20);
+        assert!(harness.plies >= 20 * 10, "{harness:?}");
+    }
+}

@@ -1,0 +1,69 @@
+//! `bench`: plies per second per variant and board on this machine, the
+//! engine's floor beside the whole harness, so that users can compare
+//! machines and see what the records cost (see `hoyito::bench`).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use hoyito::bench::{floor, harness, Throughput};
+use hoyito::{check_board, Rules, Variant};
+
+/// Arguments of `hoyito bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Variants to measure (i, ii, iii), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "i,ii,iii")]
+    variants: Vec<Variant>,
+    /// Holes per row of the boards to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "6,12")]
+    holes: Vec<u8>,
+    /// Random games per measure.
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// Worker threads of the harness measure (0 = all cores).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Times each measure is taken; the median is printed.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+}
+
+/// `hoyito bench`.
+pub fn bench(args: BenchArgs) -> Result<()> {
+    if args.games == 0 || args.repeat == 0 {
+        bail!("--games and --repeat must be at least 1");
+    }
+    for &holes in &args.holes {
+        check_board(u32::from(holes), 4).with_context(|| format!("--holes {holes}"))?;
+    }
+    println!(
+        "{:<8} {:>5} {:>14} {:>14} {:>12} {:>6}",
+        "variant", "board", "floor plies/s", "harness plies/s", "harness g/s", "ratio"
+    );
+    for &holes in &args.holes {
+        for &variant in &args.variants {
+            let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
+            let floor = median((0..args.repeat).map(|k| Ok(floor(&rules, args.games, k as u64))))?;
+            let harness = median((0..args.repeat).map(|k| {
+                harness(variant, holes, args.games, args.threads, k as u64)
+                    .context("the harness bench failed")
+            }))?;
+            println!(
+                "{:<8} {:>5} {:>14.0} {:>15.0} {:>12.0} {:>5.0}%",
+                variant.name(),
+                format!("2x{holes}"),
+                floor.plies_per_second(),
+                harness.plies_per_second(),
+                harness.games_per_second(),
+                100.0 * harness.plies_per_second() / floor.plies_per_second()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The measure with the median plies per second.
+fn median(runs: impl Iterator<Item = Result<Throughput>>) -> Result<Throughput> {
+    let mut runs = runs.collect::<Result<Vec<_>>>()?;
+    runs.sort_by(|a, b| a.plies_per_second().total_cmp(&b.plies_per_second()));
+    Ok(runs[runs.len() / 2])
+}
