@@ -41,11 +41,17 @@ pub fn move_token(mv: Move) -> &'static str {
 /// Appends a game's moves to `out` as the text of its record: tokens separated
 /// by one space, nothing for an empty game.
 pub fn push_moves_text(out: &mut Vec<u8>, moves: &[Move]) {
+    // At most five bytes a move ("pass" and a space): one reservation, and
+    // the one-digit holes pushed as bytes rather than copied as slices.
+    out.reserve(5 * moves.len());
     for (i, &mv) in moves.iter().enumerate() {
         if i > 0 {
             out.push(b' ');
         }
-        out.extend_from_slice(move_token(mv).as_bytes());
+        match mv {
+            Move::Sow(hole) if hole < 9 => out.push(b'1' + hole),
+            _ => out.extend_from_slice(move_token(mv).as_bytes()),
+        }
     }
 }
 
