@@ -4,10 +4,14 @@
 //! nodes/s and iterations/s (targets in issue 3: 5M nodes/s, 50k iterations/s on
 //! 2x6). Alpha-beta nodes are counted two ways: positions made (every legal
 //! move is simulated to be generated, as chess engines count a node per move
-//! made) and positions visited by the search.
+//! made) and positions visited by the search. The enhanced MCTS entries add
+//! MCTS-Solver, progressive bias and GRAVE, with random rollouts capped at 10
+//! plies or no rollout at all (the leaf scored by the evaluation).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use hoyito::{AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, Rules, Variant};
+use hoyito::{
+    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsOptions, MctsParams, RolloutPolicy, Rules, Variant,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -65,6 +69,27 @@ fn mcts(c: &mut Criterion) {
         group.bench_function(format!("2x{holes}_random"), |b| {
             b.iter(|| searcher.search(&game, &mut rng))
         });
+        for (name, rollout, cap) in [
+            ("enhanced_cap10", RolloutPolicy::Random, 10),
+            ("enhanced_eval", RolloutPolicy::None, 1),
+        ] {
+            let mut searcher = Mcts::new(MctsParams {
+                iterations: ITERATIONS,
+                exploration: MctsParams::DEFAULT_EXPLORATION,
+                rollout,
+                rollout_cap: cap,
+            })
+            .with_options(MctsOptions {
+                solver: true,
+                progressive_bias: 1.0,
+                rave: 300.0,
+                grave_ref: 50,
+                reuse: false,
+            });
+            group.bench_function(format!("2x{holes}_{name}"), |b| {
+                b.iter(|| searcher.search(&game, &mut rng))
+            });
+        }
     }
     group.finish();
 }

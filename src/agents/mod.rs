@@ -22,7 +22,9 @@ pub use evaluation::{
 pub use external::{ExternalAgent, ExternalCommand};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use human::{check_human_input, HumanAgent, HumanSeatError};
-pub use mcts::{Mcts, MctsParams};
+pub use mcts::{
+    logistic_reward, Mcts, MctsInfo, MctsOptions, MctsParams, MoveStats, Proof, LEAF_SCALE,
+};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};

@@ -107,6 +107,8 @@ enum Type {
     Text,
     /// A list of strings.
     Strings,
+    /// `true` or `false`.
+    Bool,
 }
 
 /// One accepted field of a kind: name, type, whether required, what is allowed.
@@ -139,11 +141,16 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("exploration", Type::Number, false, "a number at least 0"),
             (
                 "rollout",
-                Type::OneOf(&["random", "greedy"]),
+                Type::OneOf(&["random", "greedy", "none"]),
                 false,
-                "\"random\" or \"greedy\"",
+                "\"random\", \"greedy\" or \"none\"",
             ),
             ("rollout_cap", Type::Count, false, "an integer at least 1"),
+            ("solver", Type::Bool, false, "true or false"),
+            ("progressive_bias", Type::Number, false, "a number at least 0"),
+            ("rave", Type::Number, false, "a number at least 0"),
+            ("grave_ref", Type::Count, false, "an integer at least 0"),
+            ("reuse", Type::Bool, false, "true or false"),
         ],
         "tablebase" => &[
             ("max_seeds", Type::Count, true, "an integer from 0 to 120"),
@@ -177,6 +184,7 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
         (Type::OneOf(names), toml::Value::String(s)) => names.contains(&s.as_str()),
         (Type::Agent, toml::Value::Table(_)) => true,
         (Type::Text, toml::Value::String(_)) => true,
+        (Type::Bool, toml::Value::Boolean(_)) => true,
         (Type::Strings, toml::Value::Array(items)) => items
             .iter()
             .all(|item| matches!(item, toml::Value::String(_))),
@@ -331,7 +339,8 @@ mod tests {
             ("alphabeta", "depth = 3\nnodes = 10\ntime_ms = 5"),
             (
                 "mcts",
-                "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9",
+                "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9\n\
+                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true",
             ),
         ];
         for (kind, body) in full {
