@@ -7,12 +7,14 @@
 //! made) and positions visited by the search. The enhanced search (PVS,
 //! aspiration, killers, history, quiescence: issue 12) is measured the same
 //! way to the same depth (`_enhanced`), so that both its speed in nodes per
-//! second and its time to a depth can be set beside the plain search's.
+//! second and its time to a depth can be set beside the plain search's. The enhanced MCTS entries add
+//! MCTS-Solver, progressive bias and GRAVE, with random rollouts capped at 10
+//! plies or no rollout at all (the leaf scored by the evaluation).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use hoyito::{
-    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsParams, RolloutPolicy, Rules, SearchOptions,
-    Variant,
+    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsOptions, MctsParams, RolloutPolicy, Rules,
+    SearchOptions, Variant,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -89,6 +91,27 @@ fn mcts(c: &mut Criterion) {
         group.bench_function(format!("2x{holes}_random"), |b| {
             b.iter(|| searcher.search(&game, &mut rng))
         });
+        for (name, rollout, cap) in [
+            ("enhanced_cap10", RolloutPolicy::Random, 10),
+            ("enhanced_eval", RolloutPolicy::None, 1),
+        ] {
+            let mut searcher = Mcts::new(MctsParams {
+                iterations: ITERATIONS,
+                exploration: MctsParams::DEFAULT_EXPLORATION,
+                rollout,
+                rollout_cap: cap,
+            })
+            .with_options(MctsOptions {
+                solver: true,
+                progressive_bias: 1.0,
+                rave: 300.0,
+                grave_ref: 50,
+                reuse: false,
+            });
+            group.bench_function(format!("2x{holes}_{name}"), |b| {
+                b.iter(|| searcher.search(&game, &mut rng))
+            });
+        }
     }
     group.finish();
 }

@@ -47,6 +47,7 @@ pub use agents::{
     RandomAgent, RolloutPolicy, Roster, RosterError, Score, SearchInfo, StallTracker,
     TablebaseAgent, TURN_SEARCH_LIMIT,
 };
+pub use agents::{logistic_reward, MctsInfo, MctsOptions, MoveStats, Proof, LEAF_SCALE};
 pub use agents::{prepare_tables, shared_tables, EvalSpec, Evaluator, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};
 pub use forfeit::{Forfeit, ForfeitReason};

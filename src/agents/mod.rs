@@ -28,7 +28,9 @@ pub use features::{cheap_features, features, hand, Feature, FeatureVector, FEATU
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use human::{check_human_input, HumanAgent, HumanSeatError};
 pub use learned::{LearnedEval, Weights, MAX_WEIGHT};
-pub use mcts::{Mcts, MctsParams};
+pub use mcts::{
+    logistic_reward, Mcts, MctsInfo, MctsOptions, MctsParams, MoveStats, Proof, LEAF_SCALE,
+};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
 pub use spec::{AgentSpec, RolloutPolicy};

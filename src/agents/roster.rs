@@ -156,9 +156,9 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("exploration", Type::Number, false, "a number at least 0"),
             (
                 "rollout",
-                Type::OneOf(&["random", "greedy"]),
+                Type::OneOf(&["random", "greedy", "none"]),
                 false,
-                "\"random\" or \"greedy\"",
+                "\"random\", \"greedy\" or \"none\"",
             ),
             ("rollout_cap", Type::Count, false, "an integer at least 1"),
             (
@@ -167,6 +167,11 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 false,
                 "an [eval] table: kind = \"material\" or kind = \"learned\" with [eval.weights]",
             ),
+            ("solver", Type::Flag, false, "true or false"),
+            ("progressive_bias", Type::Number, false, "a number at least 0"),
+            ("rave", Type::Number, false, "a number at least 0"),
+            ("grave_ref", Type::Count, false, "an integer at least 0"),
+            ("reuse", Type::Flag, false, "true or false"),
         ],
         "tablebase" => &[
             ("max_seeds", Type::Count, true, "an integer from 0 to 120"),
@@ -360,7 +365,8 @@ mod tests {
             ),
             (
                 "mcts",
-                "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9",
+                "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9\n\
+                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true",
             ),
         ];
         for (kind, body) in full {

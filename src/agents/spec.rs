@@ -16,7 +16,7 @@ use crate::agents::eval_spec::EvalSpec;
 use crate::agents::external::{ExternalAgent, ExternalCommand};
 use crate::agents::greedy::Greedy;
 use crate::agents::human::HumanAgent;
-use crate::agents::mcts::{Mcts, MctsParams};
+use crate::agents::mcts::{Mcts, MctsOptions, MctsParams};
 use crate::agents::random::RandomAgent;
 use crate::agents::tablebase::TablebaseAgent;
 use crate::solver::MAX_TABLE_SEEDS;
@@ -33,6 +33,9 @@ pub enum RolloutPolicy {
     Random,
     /// The greedy agent's move.
     Greedy,
+    /// No rollout: the new leaf is scored by the evaluation
+    /// ([`crate::agents::logistic_reward`]).
+    None,
 }
 
 impl fmt::Display for RolloutPolicy {
@@ -40,6 +43,7 @@ impl fmt::Display for RolloutPolicy {
         f.write_str(match self {
             RolloutPolicy::Random => "random",
             RolloutPolicy::Greedy => "greedy",
+            RolloutPolicy::None => "none",
         })
     }
 }
@@ -90,6 +94,21 @@ pub enum AgentSpec {
         /// How capped rollouts are scored (default: the material count).
         #[serde(default, skip_serializing_if = "EvalSpec::is_material")]
         eval: EvalSpec,
+        /// MCTS-Solver: prove wins, draws and losses (default off).
+        #[serde(default, skip_serializing_if = "is_false")]
+        solver: bool,
+        /// Progressive bias weight, finite and at least 0 (default 0, off).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        progressive_bias: f64,
+        /// RAVE's schedule constant `k`, finite and at least 0 (default 0, off).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        rave: f64,
+        /// GRAVE's reference threshold in playouts (default 0: plain RAVE).
+        #[serde(default, skip_serializing_if = "is_zero_u32")]
+        grave_ref: u32,
+        /// Keep the searched tree between the moves of a game (default off).
+        #[serde(default, skip_serializing_if = "is_false")]
+        reuse: bool,
     },
     /// [`TablebaseAgent`]: perfect play within the tables.
     Tablebase {
@@ -139,6 +158,18 @@ fn default_exploration() -> f64 {
 
 fn default_rollout_cap() -> u32 {
     MctsParams::DEFAULT_ROLLOUT_CAP
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
 }
 
 impl AgentSpec {
@@ -208,6 +239,8 @@ impl AgentSpec {
                 exploration,
                 rollout_cap,
                 ref eval,
+                progressive_bias,
+                rave,
                 ..
             } => {
                 eval.validate().map_err(|e| format!("eval.{e}"))?;
@@ -221,6 +254,14 @@ impl AgentSpec {
                     ))
                 } else if rollout_cap == 0 {
                     Err("rollout_cap = 0 is out of range: allowed at least 1".into())
+                } else if !(progressive_bias.is_finite() && progressive_bias >= 0.0) {
+                    Err(format!(
+                        "progressive_bias = {progressive_bias} is out of range: allowed a finite number at least 0"
+                    ))
+                } else if !(rave.is_finite() && rave >= 0.0) {
+                    Err(format!(
+                        "rave = {rave} is out of range: allowed a finite number at least 0"
+                    ))
                 } else {
                     Ok(())
                 }
@@ -268,7 +309,10 @@ impl AgentSpec {
     ///   depth (4 MiB);
     /// - MCTS: its tree, rebuilt for every move: each iteration expands at
     ///   most one leaf into at most `holes` children, so at most
-    ///   `1 + iterations x holes` nodes, times the size of a node;
+    ///   `1 + iterations x holes` nodes, times the size of a node (plus 4
+    ///   bytes a node with progressive bias, and `2 x holes` AMAF slots per
+    ///   iteration with RAVE); twice that with tree reuse, which keeps at most
+    ///   `iterations x holes` nodes of the previous move's tree;
     /// - tablebase: its fallback's;
     /// - external: nothing in this process (the agent's own process is its
     ///   own business).
@@ -279,9 +323,29 @@ impl AgentSpec {
             | AgentSpec::Human
             | AgentSpec::External { .. } => 0,
             AgentSpec::Alphabeta { .. } => crate::agents::alphabeta::TT_BYTES as u64,
-            &AgentSpec::Mcts { iterations, .. } => {
+            &AgentSpec::Mcts {
+                iterations,
+                progressive_bias,
+                rave,
+                reuse,
+                ..
+            } => {
                 let nodes = 1 + u64::from(iterations) * u64::from(holes.max(1));
-                nodes.saturating_mul(crate::agents::mcts::NODE_BYTES as u64)
+                let mut node_bytes = crate::agents::mcts::NODE_BYTES as u64;
+                if progressive_bias > 0.0 {
+                    node_bytes += 4;
+                }
+                let mut bytes = nodes.saturating_mul(node_bytes);
+                if rave > 0.0 {
+                    let slots = u64::from(iterations) * 2 * u64::from(holes.max(1));
+                    bytes = bytes.saturating_add(
+                        slots.saturating_mul(crate::agents::mcts::AMAF_BYTES as u64),
+                    );
+                }
+                if reuse {
+                    bytes = bytes.saturating_mul(2);
+                }
+                bytes
             }
             AgentSpec::Tablebase { fallback, .. } => fallback
                 .as_ref()
@@ -393,19 +457,34 @@ impl AgentSpec {
                 rollout,
                 rollout_cap,
                 ref eval,
-            } => Box::new(
-                Mcts::new(MctsParams {
-                    iterations: iterations.clamp(1, MAX_ITERATIONS),
-                    exploration: if exploration.is_finite() {
-                        exploration.max(0.0)
-                    } else {
-                        MctsParams::DEFAULT_EXPLORATION
-                    },
-                    rollout,
-                    rollout_cap: rollout_cap.max(1),
-                })
-                .with_evaluator(eval.build()),
-            ),
+                solver,
+                progressive_bias,
+                rave,
+                grave_ref,
+                reuse,
+            } => {
+                let nonnegative = |x: f64| if x.is_finite() { x.max(0.0) } else { 0.0 };
+                Box::new(
+                    Mcts::new(MctsParams {
+                        iterations: iterations.clamp(1, MAX_ITERATIONS),
+                        exploration: if exploration.is_finite() {
+                            exploration.max(0.0)
+                        } else {
+                            MctsParams::DEFAULT_EXPLORATION
+                        },
+                        rollout,
+                        rollout_cap: rollout_cap.max(1),
+                    })
+                    .with_evaluator(eval.build())
+                    .with_options(MctsOptions {
+                        solver,
+                        progressive_bias: nonnegative(progressive_bias),
+                        rave: nonnegative(rave),
+                        grave_ref,
+                        reuse,
+                    }),
+                )
+            }
         }
     }
 }
@@ -445,6 +524,11 @@ impl fmt::Display for AgentSpec {
                 rollout,
                 rollout_cap,
                 ref eval,
+                solver,
+                progressive_bias,
+                rave,
+                grave_ref,
+                reuse,
             } => {
                 write!(
                     f,
@@ -452,6 +536,23 @@ impl fmt::Display for AgentSpec {
                 )?;
                 if !eval.is_material() {
                     write!(f, " eval={}", eval.name())?;
+                }
+                // The enhancements only when on, so that older agents print
+                // as they did.
+                if solver {
+                    f.write_str(" solver=true")?;
+                }
+                if progressive_bias > 0.0 {
+                    write!(f, " progressive_bias={progressive_bias}")?;
+                }
+                if rave > 0.0 {
+                    write!(f, " rave={rave}")?;
+                }
+                if grave_ref > 0 {
+                    write!(f, " grave_ref={grave_ref}")?;
+                }
+                if reuse {
+                    f.write_str(" reuse=true")?;
                 }
                 Ok(())
             }
@@ -494,6 +595,11 @@ mod tests {
             rollout: RolloutPolicy::Random,
             rollout_cap: 1000,
             eval: EvalSpec::Material,
+            solver: false,
+            progressive_bias: 0.0,
+            rave: 0.0,
+            grave_ref: 0,
+            reuse: false,
         };
         let measured = 100 << 20;
         let estimate = mcts(300_000).memory_per_instance(6);

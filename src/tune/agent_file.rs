@@ -18,33 +18,12 @@ pub fn tuned_spec(base: &AgentSpec, tuned: &Tuned) -> AgentSpec {
         scale: tuned.scale,
         weights: tuned.weights,
     };
-    match base.clone() {
-        AgentSpec::Alphabeta {
-            depth,
-            nodes,
-            time_ms,
-            search,
-            ..
-        } => AgentSpec::Alphabeta {
-            depth,
-            nodes,
-            time_ms,
-            search,
-            eval: learned,
-        },
-        AgentSpec::Mcts {
-            iterations,
-            exploration,
-            rollout,
-            rollout_cap,
-            ..
-        } => AgentSpec::Mcts {
-            iterations,
-            exploration,
-            rollout,
-            rollout_cap,
-            eval: learned,
-        },
+    let mut spec = base.clone();
+    match &mut spec {
+        AgentSpec::Alphabeta { eval, .. } | AgentSpec::Mcts { eval, .. } => {
+            *eval = learned;
+            spec
+        }
         _ => AgentSpec::Alphabeta {
             depth: Some(DEFAULT_DEPTH),
             nodes: None,

@@ -1,0 +1,137 @@
+//! How a new leaf of the tree is scored: a rollout (random or greedy moves, cut
+//! at a cap and scored by the evaluation there), or the evaluation of the leaf
+//! itself. Rewards are South's, in `[0, 1]`.
+
+use rand::Rng;
+
+use crate::agent::AgentRng;
+use crate::agents::evaluation::{
+    limit_reached, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score,
+};
+use crate::agents::greedy::greedy_move;
+use crate::agents::spec::RolloutPolicy;
+use crate::moves::Move;
+use crate::position::{MoveEffect, Position};
+use crate::rules::Rules;
+use crate::side::Side;
+
+/// The margin, in seeds, at which the leaf evaluation of `rollout = "none"`
+/// gives a reward of `1 / (1 + e^-1)` ≈ 0.73: one casa (4 seeds).
+pub const LEAF_SCALE: f64 = 4.0;
+
+/// The reward of a margin by the logistic `1 / (1 + e^(-margin / LEAF_SCALE))`:
+/// ½ at 0, 0.73 at +4, 0.88 at +8, 0.98 at +16. Unlike
+/// [`outcome_reward`]'s step at 0 it is smooth, which an evaluation that is only
+/// an estimate needs.
+#[inline]
+pub fn logistic_reward(margin: Score) -> f64 {
+    1.0 / (1.0 + (-(margin as f64) / LEAF_SCALE).exp())
+}
+
+/// South's reward in a finished or stalled position.
+pub(crate) fn end_reward(pos: &Position, rules: &Rules) -> f64 {
+    outcome_reward(end_margin(pos, rules), rules.total_seeds())
+}
+
+/// South's margin in a finished or stalled position.
+pub(crate) fn end_margin(pos: &Position, rules: &Rules) -> Score {
+    if pos.is_over() {
+        terminal_margin(pos, Side::South)
+    } else {
+        stalled_margin(pos, rules.stall.leftover, Side::South)
+    }
+}
+
+/// South's margin by the evaluator.
+#[inline]
+pub(crate) fn south_margin(evaluator: &Evaluator, pos: &Position, rules: &Rules) -> Score {
+    let margin = evaluator.evaluate(pos, rules);
+    if pos.side_to_move() == Side::South {
+        margin
+    } else {
+        -margin
+    }
+}
+
+/// Scores a non-terminal leaf for South: by a rollout from it, or by the
+/// evaluator directly (`RolloutPolicy::None`). `record` hears every move of the
+/// rollout with the side that played it (RAVE's all-moves-as-first statistics).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn leaf_reward(
+    policy: RolloutPolicy,
+    cap: u32,
+    evaluator: &Evaluator,
+    mut pos: Position,
+    mut since: u32,
+    rules: &Rules,
+    rng: &mut AgentRng,
+    mut record: impl FnMut(Side, Move),
+) -> f64 {
+    if policy == RolloutPolicy::None {
+        return logistic_reward(south_margin(evaluator, &pos, rules));
+    }
+    for _ in 0..cap {
+        if pos.is_over() || limit_reached(rules, since) {
+            return end_reward(&pos, rules);
+        }
+        let side = pos.side_to_move();
+        let (mv, (next, effect)) = match policy {
+            RolloutPolicy::Greedy => {
+                let mv = greedy_move(&pos, rules, rng);
+                let played = pos
+                    .play_unchecked(rules, mv)
+                    .expect("the greedy move is legal");
+                (mv, played)
+            }
+            _ => random_child(&pos, rules, rng),
+        };
+        record(side, mv);
+        since = if effect.captured > 0 { 0 } else { since + 1 };
+        pos = next;
+    }
+    if pos.is_over() || limit_reached(rules, since) {
+        return end_reward(&pos, rules);
+    }
+    outcome_reward(south_margin(evaluator, &pos, rules), rules.total_seeds())
+}
+
+/// Plays a uniform random legal move, drawn as [`crate::Game::play_random`]
+/// draws it: random non-empty holes until one whose sowing ends, else a pass.
+fn random_child(
+    pos: &Position,
+    rules: &Rules,
+    rng: &mut AgentRng,
+) -> (Move, (Position, MoveEffect)) {
+    let mut mask = pos.nonempty_mask();
+    while mask != 0 {
+        let k = rng.random_range(0..mask.count_ones());
+        let mut m = mask;
+        for _ in 0..k {
+            m &= m - 1;
+        }
+        let hole = m.trailing_zeros();
+        let mv = Move::Sow(hole as u8);
+        if let Some(played) = pos.play_unchecked(rules, mv) {
+            return (mv, played);
+        }
+        mask &= !(1 << hole);
+    }
+    let played = pos
+        .play_unchecked(rules, Move::Pass)
+        .expect("a pass always ends");
+    (Move::Pass, played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_logistic_is_a_half_at_zero_and_symmetric() {
+        assert_eq!(logistic_reward(0), 0.5);
+        // 1 / (1 + e^-1) = 0.7310585786
+        assert!((logistic_reward(4) - 0.731_058_578_6).abs() < 1e-9);
+        assert!((logistic_reward(4) + logistic_reward(-4) - 1.0).abs() < 1e-12);
+        assert!(logistic_reward(16) > 0.98);
+    }
+}
