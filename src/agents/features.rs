@@ -28,7 +28,7 @@ use crate::rules::Variant;
 use crate::side::Side;
 
 /// The number of features.
-pub const FEATURES: usize = 13;
+pub const FEATURES: usize = 12;
 
 /// The features of one position, indexed by [`Feature::index`].
 pub type FeatureVector = [i32; FEATURES];
@@ -41,10 +41,6 @@ pub enum Feature {
     /// the game in the end. The learned evaluation is expressed in its unit: its
     /// weight is 1 (see [`crate::tune`]).
     Captures,
-    /// The capture difference times the share of all seeds already captured,
-    /// rounded towards zero: the same lead weighs more late in the game, when
-    /// fewer seeds are left to turn it round.
-    LateLead,
     /// Seeds in own row minus seeds in the opponent's row: the seeds each side
     /// can play (and, with `leftover = "own-side"`, the seeds each would get if
     /// the game stalled now).
@@ -88,7 +84,6 @@ impl Feature {
     /// All features, in index order.
     pub const ALL: [Feature; FEATURES] = [
         Feature::Captures,
-        Feature::LateLead,
         Feature::RowSeeds,
         Feature::Mobility,
         Feature::ThreesOwn,
@@ -112,7 +107,6 @@ impl Feature {
     pub fn name(self) -> &'static str {
         match self {
             Feature::Captures => "captures",
-            Feature::LateLead => "late_lead",
             Feature::RowSeeds => "row_seeds",
             Feature::Mobility => "mobility",
             Feature::ThreesOwn => "threes_own",
@@ -227,12 +221,10 @@ pub fn cheap_features(pos: &Position, variant: Variant) -> FeatureVector {
     let caps = pos.captures();
     let (mine, theirs) = (i32::from(caps[me]), i32::from(caps[me.opponent()]));
     let lead = mine - theirs;
-    let total = pos.total_seeds().max(1) as i32;
     let own = side_terms(pos, me, variant);
     let opp = side_terms(pos, me.opponent(), variant);
     let mut f = [0; FEATURES];
     f[Feature::Captures.index()] = lead;
-    f[Feature::LateLead.index()] = lead * (mine + theirs) / total;
     f[Feature::RowSeeds.index()] = own.seeds - opp.seeds;
     f[Feature::Mobility.index()] = own.nonempty - opp.nonempty;
     f[Feature::ThreesOwn.index()] = own.threes;
@@ -303,8 +295,6 @@ mod tests {
         let pos: Position = "1,0,3,0,2,0/3,3,0,0,2,0 S 10-6".parse().unwrap();
         let f = features(&pos, &rules);
         assert_eq!(get(&f, Feature::Captures), 4);
-        // 16 of 30 seeds captured: 4 * 16 / 30 = 2 (rounded towards zero).
-        assert_eq!(get(&f, Feature::LateLead), 2);
         assert_eq!(get(&f, Feature::RowSeeds), 6 - 8);
         assert_eq!(get(&f, Feature::Mobility), 3 - 3);
         assert_eq!(get(&f, Feature::ThreesOwn), 1);
@@ -322,7 +312,7 @@ mod tests {
         // which held 3: a casa, found only by simulation.
         assert_eq!(get(&f, Feature::HandOpp), 4);
         assert_eq!(get(&f, Feature::Tempo), 1);
-        assert_eq!(cheap_features(&pos, Variant::Ii)[..10], f[..10]);
+        assert_eq!(cheap_features(&pos, Variant::Ii)[..9], f[..9]);
     }
 
     /// The same rows, variant by variant: a lap of 3 from South's hole 4
