@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::AlphaBeta;
+use crate::agents::mcts::{Mcts, Proof};
 use crate::agents::spec::AgentSpec;
 use crate::agents::tablebase::TablebaseAgentError;
 use crate::forfeit::Forfeit;
@@ -61,6 +62,42 @@ impl Analyse for AlphaBeta {
     }
 }
 
+/// MCTS reports its playouts, the root's proof (MCTS-Solver) and each root
+/// move's visits and mean reward, most visited first.
+impl Analyse for Mcts {
+    fn analyse(&mut self, game: &Game, rng: &mut AgentRng) -> Analysis {
+        let info = self.search_info(game, rng);
+        let proof = |p: Proof| match p {
+            Proof::Unknown => "unknown",
+            Proof::Win => "win",
+            Proof::Draw => "draw",
+            Proof::Loss => "loss",
+        };
+        let mut moves = info.moves.clone();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
+        let mut lines = vec![
+            format!("iterations {}", info.iterations),
+            format!("root_visits {}", info.root_visits),
+            format!("reused_nodes {}", info.reused_nodes),
+            format!("proven {}", proof(info.proven)),
+            format!("mean {:.3}", info.best_mean),
+        ];
+        lines.extend(moves.iter().map(|m| {
+            format!(
+                "root {} visits {} mean {:.3} proof {}",
+                m.mv,
+                m.visits,
+                m.mean,
+                proof(m.proof)
+            )
+        }));
+        Analysis {
+            lines,
+            mv: info.best,
+        }
+    }
+}
+
 /// Why an agent gives no analysis.
 #[derive(Debug, Error)]
 pub enum AnalysisError {
@@ -86,6 +123,10 @@ pub fn analyse(
     if let Some(mut searcher) = spec.alphabeta() {
         searcher.new_game(game.rules());
         searcher.prepare(game.rules(), game.position().seeds_on_board())?;
+        return Ok(searcher.analyse(game, rng));
+    }
+    if let Some(mut searcher) = spec.mcts() {
+        searcher.new_game(game.rules());
         return Ok(searcher.analyse(game, rng));
     }
     if let AgentSpec::Human = spec {
@@ -131,5 +172,31 @@ mod tests {
         assert!(greedy.lines.is_empty() && game.legal_moves().contains(&greedy.mv));
         let human = analyse(&AgentSpec::Human, &game, &mut rng).unwrap_err();
         assert!(human.to_string().contains("person"), "{human}");
+    }
+
+    #[test]
+    fn mcts_reports_its_playouts_and_root_moves() {
+        let rules = Rules::new(Variant::Ii).with_board(4, 2).expect("a board");
+        let game = Game::new(rules);
+        let mut rng = AgentRng::seed_from_u64(1);
+        let spec: AgentSpec =
+            toml::from_str("kind = \"mcts\"\niterations = 300\nsolver = true").unwrap();
+        let analysis = analyse(&spec, &game, &mut rng).unwrap();
+        assert!(
+            analysis.lines[0].starts_with("iterations "),
+            "{:?}",
+            analysis.lines
+        );
+        let roots: Vec<&String> = analysis
+            .lines
+            .iter()
+            .filter(|l| l.starts_with("root "))
+            .collect();
+        assert_eq!(roots.len(), game.legal_moves().len());
+        // The most visited root move comes first, and it is the move played.
+        assert!(
+            roots[0].starts_with(&format!("root {} ", analysis.mv)),
+            "{roots:?}"
+        );
     }
 }

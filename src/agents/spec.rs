@@ -391,6 +391,48 @@ impl AgentSpec {
         }
     }
 
+    /// The MCTS searcher of an `mcts` spec (its search information is what
+    /// `hoyito best` prints); `None` for any other kind. Out of range values
+    /// are clamped as in [`AgentSpec::build`].
+    pub fn mcts(&self) -> Option<Mcts> {
+        let AgentSpec::Mcts {
+            iterations,
+            exploration,
+            rollout,
+            rollout_cap,
+            ref eval,
+            solver,
+            progressive_bias,
+            rave,
+            grave_ref,
+            reuse,
+        } = *self
+        else {
+            return None;
+        };
+        let nonnegative = |x: f64| if x.is_finite() { x.max(0.0) } else { 0.0 };
+        Some(
+            Mcts::new(MctsParams {
+                iterations: iterations.clamp(1, MAX_ITERATIONS),
+                exploration: if exploration.is_finite() {
+                    exploration.max(0.0)
+                } else {
+                    MctsParams::DEFAULT_EXPLORATION
+                },
+                rollout,
+                rollout_cap: rollout_cap.max(1),
+            })
+            .with_evaluator(eval.build())
+            .with_options(MctsOptions {
+                solver,
+                progressive_bias: nonnegative(progressive_bias),
+                rave: nonnegative(rave),
+                grave_ref,
+                reuse,
+            }),
+        )
+    }
+
     /// The alpha-beta searcher of an `alphabeta` spec (its search information
     /// is richer than a move: see [`crate::agents::analyse`]); `None` for any
     /// other kind. Out of range values are clamped as by [`AgentSpec::build`].
@@ -451,40 +493,7 @@ impl AgentSpec {
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(Greedy),
             AgentSpec::Human => Box::new(HumanAgent::terminal()),
-            AgentSpec::Mcts {
-                iterations,
-                exploration,
-                rollout,
-                rollout_cap,
-                ref eval,
-                solver,
-                progressive_bias,
-                rave,
-                grave_ref,
-                reuse,
-            } => {
-                let nonnegative = |x: f64| if x.is_finite() { x.max(0.0) } else { 0.0 };
-                Box::new(
-                    Mcts::new(MctsParams {
-                        iterations: iterations.clamp(1, MAX_ITERATIONS),
-                        exploration: if exploration.is_finite() {
-                            exploration.max(0.0)
-                        } else {
-                            MctsParams::DEFAULT_EXPLORATION
-                        },
-                        rollout,
-                        rollout_cap: rollout_cap.max(1),
-                    })
-                    .with_evaluator(eval.build())
-                    .with_options(MctsOptions {
-                        solver,
-                        progressive_bias: nonnegative(progressive_bias),
-                        rave: nonnegative(rave),
-                        grave_ref,
-                        reuse,
-                    }),
-                )
-            }
+            AgentSpec::Mcts { .. } => Box::new(self.mcts().expect("an mcts spec")),
         }
     }
 }
