@@ -286,7 +286,16 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         "greedy",
         "alphabeta-d4",
         "alphabeta-d8",
+        "alphabeta-1m",
         "mcts-5k",
+        "champion-2x6",
+        "champion-2x12",
+        "tuned-i-2x6",
+        "tuned-ii-2x6",
+        "tuned-iii-2x6",
+        "tuned-i-2x12",
+        "tuned-ii-2x12",
+        "tuned-iii-2x12",
     ] {
         let agent = shipped.get(name).unwrap();
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
