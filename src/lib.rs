@@ -64,4 +64,4 @@ pub use rules::{
     MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,
 };
 pub use side::{BySide, Side};
-pub use sowing::{Board, CaptureKind, Observer, Step, Trace};
+pub use sowing::{Board, CaptureKind, Observer, Step, Trace, MAX_RELAY_LAPS};

@@ -290,6 +290,7 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         "mcts-5k",
         "champion-2x6",
         "champion-2x12",
+        "champion",
         "tuned-i-2x6",
         "tuned-ii-2x6",
         "tuned-iii-2x6",
@@ -300,6 +301,10 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         let agent = shipped.get(name).unwrap();
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
     }
+    // The studies' champion is the strength issue's champion under one name.
+    let champion = &shipped.get("champion").unwrap().spec;
+    assert_eq!(champion, &shipped.get("champion-2x6").unwrap().spec);
+    assert_eq!(champion, &shipped.get("champion-2x12").unwrap().spec);
 }
 
 /// Score of `a` against `b` (win 1, draw ½) over `pairs` seat-swapped pairs of

@@ -246,6 +246,39 @@ fn endless_sowing_is_not_a_legal_move() {
     }
 }
 
+/// Regression (issue 16, the first-player study): from this Hoyito III 2x12
+/// position North's hole 12 sows more than 20 million laps without ending or
+/// repeating a sowing state, and exact detection stalled an alpha-beta search
+/// for half an hour. Past `MAX_RELAY_LAPS` laps a sowing counts as endless
+/// (README, "Where the engine departs from RULES.md"); the other eleven moves
+/// stay legal. No sowing seen to end comes near the cap (the longest in
+/// random games of every variant and board: 223 laps,
+/// `examples/relay_laps.rs`).
+#[test]
+fn a_sowing_past_the_lap_cap_counts_as_endless() {
+    let p = pos("1,0,6,0,2,1,7,4,3,4,1,7/4,3,2,1,2,9,3,4,3,2,1,10 N 16-0");
+    let rules = rules_for(Variant::Iii, &p);
+    assert_eq!(
+        p.play(&rules, Move::Sow(11)).unwrap_err(),
+        IllegalMove::Endless {
+            number: 12,
+            side: Side::North
+        }
+    );
+    let legal = p.legal_moves(&rules);
+    assert_eq!(legal.len(), 11, "{:?}", legal.as_slice());
+    assert!(!legal.as_slice().contains(&Move::Sow(11)));
+    // The cut is the cap, not a repeated state that Brent's detection found:
+    // the traced sowing runs exactly `MAX_RELAY_LAPS` laps.
+    let mut trace = Trace::new();
+    assert!(p.play_traced(&rules, Move::Sow(11), &mut trace).is_err());
+    let laps = trace
+        .iter()
+        .filter(|step| matches!(step, Step::Lap { .. }))
+        .count();
+    assert_eq!(laps, hoyito::MAX_RELAY_LAPS as usize);
+}
+
 #[test]
 fn a_player_whose_every_move_is_endless_passes() {
     // 2x2 before N [1 2] / S [2 0]: South's only sowing (hole 1) cycles forever.

@@ -401,6 +401,32 @@ fn report_command_reproduces_the_committed_ladder() {
     }
 }
 
+/// The strategies study of `reports/README.md` (issue 16) is redrawn from its
+/// committed `games.csv` and `metrics.csv` to the committed `summary.json`
+/// and `report.md`, byte for byte: the figures the README quotes are those
+/// of the games committed beside them.
+#[test]
+fn report_command_reproduces_the_committed_strategies_study() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let study = Path::new("reports/strategies");
+    for file in ["games.csv", "metrics.csv", "experiment.toml"] {
+        fs::copy(study.join(file), dir.path().join(file)).expect("copy");
+    }
+    let out = hoyito(&["report", &dir.path().to_string_lossy()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in ["summary.json", "report.md"] {
+        assert_eq!(
+            fs::read_to_string(dir.path().join(file)).expect("written"),
+            fs::read_to_string(study.join(file)).expect("committed"),
+            "{file}"
+        );
+    }
+}
+
 /// Self-play games of `a` with South winning `south`, drawing `draws` and
 /// losing `north` of them, in pairs, every game distinct.
 fn seat_results(south: u64, draws: u64, north: u64) -> Vec<GameRow> {

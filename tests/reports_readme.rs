@@ -1,0 +1,398 @@
+//! Every figure that `reports/README.md` quotes is checked against the data
+//! file it comes from, so that the findings cannot drift from the results.
+//!
+//! The README marks each figure with its source in an HTML comment right
+//! after it (invisible once rendered):
+//!
+//! ```text
+//! scores **0.793 [0.778, 0.809]**<!-- src strategies/summary.json settings[variant=ii,holes=6].pairings[agent=a,opponent=b].estimate.score -->
+//! ```
+//!
+//! The file is relative to `reports/`; the path walks the JSON: `key` takes
+//! an object's field, `key[3]` an array's element, and `key[f=v,g=w]` the one
+//! element of an array whose fields `f` and `g` print as `v` and `w`. The
+//! value found is a number, or an interval object (`value` or a rating's
+//! `elo`, `low`, `high`).
+//! The figure before the marker is `V` or `V [L, H]` (signs `+`, `-` or `−`,
+//! thousands commas, an optional `%` meaning the data holds a fraction); each
+//! printed number must equal the data rounded to the digits printed. Every
+//! interval `[L, H]` in the README must carry a marker, so none is quoted
+//! untraced.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+const MARK_OPEN: &str = "<!-- src ";
+const MARK_CLOSE: &str = "-->";
+
+/// One marked figure: the printed numbers and where they come from.
+#[derive(Debug)]
+struct Marked {
+    line: usize,
+    printed: Vec<Printed>,
+    file: String,
+    path: String,
+}
+
+/// A number as printed: its value, its decimals, whether it was a percent.
+#[derive(Debug, Clone, Copy)]
+struct Printed {
+    value: f64,
+    decimals: i32,
+    percent: bool,
+}
+
+/// Parses a printed number (`+0.05`, `−1.2%`, `1,234`), or `None`.
+fn parse_number(text: &str) -> Option<Printed> {
+    let text = text.trim().trim_matches('*').trim();
+    let (text, percent) = match text.strip_suffix('%') {
+        Some(t) => (t, true),
+        None => (text, false),
+    };
+    let (sign, digits) = if let Some(t) = text.strip_prefix('+') {
+        (1.0, t)
+    } else if let Some(t) = text.strip_prefix('-') {
+        (-1.0, t)
+    } else if let Some(t) = text.strip_prefix('−') {
+        (-1.0, t)
+    } else {
+        (1.0, text)
+    };
+    let digits = digits.replace(',', "");
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let value: f64 = digits.parse().ok()?;
+    let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+    Some(Printed {
+        value: sign * value,
+        decimals,
+        percent,
+    })
+}
+
+/// The figure that ends `before`: `V [L, H]` or `V` (bold marks and spaces
+/// around it allowed).
+fn figure_before(before: &str) -> Option<Vec<Printed>> {
+    let before = before.trim_end().trim_end_matches('*').trim_end();
+    if let Some(open_text) = before.strip_suffix(']') {
+        let open = open_text.rfind('[')?;
+        let (low, high) = open_text[open + 1..].split_once(',')?;
+        let low = parse_number(low)?;
+        let high = parse_number(high)?;
+        let head = open_text[..open]
+            .trim_end()
+            .trim_end_matches('*')
+            .trim_end();
+        let start = head
+            .rfind(|c: char| c.is_whitespace() || c == '(' || c == '*' || c == '|')
+            .map_or(0, |i| i + head[i..].chars().next().unwrap().len_utf8());
+        let value = parse_number(&head[start..])?;
+        return Some(vec![value, low, high]);
+    }
+    let start = before
+        .rfind(|c: char| c.is_whitespace() || c == '(' || c == '*' || c == '|')
+        .map_or(0, |i| i + before[i..].chars().next().unwrap().len_utf8());
+    Some(vec![parse_number(&before[start..])?])
+}
+
+/// Every marker of `text`, with the figure before it.
+fn marked_figures(text: &str) -> Result<Vec<Marked>, String> {
+    let mut found = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let mut rest = line;
+        let mut consumed = 0;
+        while let Some(at) = rest.find(MARK_OPEN) {
+            let before = &line[..consumed + at];
+            let after = &rest[at + MARK_OPEN.len()..];
+            let end = after
+                .find(MARK_CLOSE)
+                .ok_or_else(|| format!("line {}: unclosed marker", index + 1))?;
+            let mut words = after[..end].split_whitespace();
+            let (Some(file), Some(path), None) = (words.next(), words.next(), words.next()) else {
+                return Err(format!(
+                    "line {}: a marker is `<!-- src FILE PATH -->`",
+                    index + 1
+                ));
+            };
+            // The figure is the text since the previous marker (or the line's start).
+            let since = before.rfind(MARK_CLOSE).map_or(0, |i| i + MARK_CLOSE.len());
+            let printed = figure_before(&before[since..]).ok_or_else(|| {
+                format!(
+                    "line {}: no figure before the marker of {file} {path}",
+                    index + 1
+                )
+            })?;
+            found.push(Marked {
+                line: index + 1,
+                printed,
+                file: file.to_string(),
+                path: path.to_string(),
+            });
+            let advance = at + MARK_OPEN.len() + end + MARK_CLOSE.len();
+            consumed += advance;
+            rest = &rest[advance..];
+        }
+    }
+    Ok(found)
+}
+
+/// The intervals `[L, H]` of `text` that no marker follows.
+fn unmarked_intervals(text: &str) -> Vec<(usize, String)> {
+    let mut unmarked = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let mut from = 0;
+        while let Some(open) = line[from..].find('[').map(|i| i + from) {
+            let Some(close) = line[open..].find(']').map(|i| i + open) else {
+                break;
+            };
+            let inside = &line[open + 1..close];
+            let is_interval = inside
+                .split_once(',')
+                .is_some_and(|(l, h)| parse_number(l).is_some() && parse_number(h).is_some());
+            if is_interval {
+                let after = line[close + 1..].trim_start_matches('*').trim_start();
+                if !after.starts_with(MARK_OPEN) {
+                    unmarked.push((index + 1, line[open..=close].to_string()));
+                }
+            }
+            from = close + 1;
+        }
+    }
+    unmarked
+}
+
+/// Walks `path` from `root`.
+fn resolve<'a>(root: &'a Value, path: &str) -> Result<&'a Value, String> {
+    let mut here = root;
+    for segment in split_path(path) {
+        let (key, selector) = match segment.split_once('[') {
+            Some((key, sel)) => (
+                key,
+                Some(
+                    sel.strip_suffix(']')
+                        .ok_or_else(|| format!("segment {segment:?}: no closing ]"))?,
+                ),
+            ),
+            None => (segment, None),
+        };
+        if !key.is_empty() {
+            here = here
+                .get(key)
+                .ok_or_else(|| format!("no field {key:?} (at {segment:?})"))?;
+        }
+        if let Some(selector) = selector {
+            let items = here
+                .as_array()
+                .ok_or_else(|| format!("{segment:?}: not an array"))?;
+            here = if let Ok(index) = selector.parse::<usize>() {
+                items
+                    .get(index)
+                    .ok_or_else(|| format!("{segment:?}: no element {index}"))?
+            } else {
+                let wanted: Vec<(&str, &str)> = selector
+                    .split(',')
+                    .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
+                    .collect();
+                let matches: Vec<&Value> = items
+                    .iter()
+                    .filter(|item| {
+                        wanted
+                            .iter()
+                            .all(|(k, v)| item.get(*k).is_some_and(|f| plain(f) == *v))
+                    })
+                    .collect();
+                match matches.as_slice() {
+                    [one] => one,
+                    [] => return Err(format!("{segment:?}: no element matches")),
+                    _ => return Err(format!("{segment:?}: {} elements match", matches.len())),
+                }
+            };
+        }
+    }
+    Ok(here)
+}
+
+/// Splits a path at the dots outside brackets.
+fn split_path(path: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in path.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '.' if depth == 0 => {
+                parts.push(&path[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&path[start..]);
+    parts
+}
+
+/// A JSON scalar as a selector compares it.
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The numbers a marker's data gives: `[value, low, high]` or `[value]`.
+fn data_numbers(value: &Value) -> Result<Vec<f64>, String> {
+    if let Some(number) = value.as_f64() {
+        return Ok(vec![number]);
+    }
+    let field = |name: &str| {
+        value
+            .get(name)
+            .and_then(Value::as_f64)
+            .ok_or_else(|| format!("no number {name:?} in {value}"))
+    };
+    // An interval holds its estimate as `value`, or as `elo` in a rating.
+    let estimate = field("value").or_else(|_| field("elo"))?;
+    Ok(vec![estimate, field("low")?, field("high")?])
+}
+
+/// Whether `printed` is `actual` rounded to the digits printed.
+fn agrees(printed: Printed, actual: f64) -> bool {
+    let actual = if printed.percent {
+        actual * 100.0
+    } else {
+        actual
+    };
+    let half_unit = 0.5 * 10f64.powi(-printed.decimals);
+    (printed.value - actual).abs() <= half_unit + 1e-9
+}
+
+/// Checks every marked figure of `readme` against the JSON files under
+/// `reports`; the problems found, one line each.
+fn check_readme(readme: &str, reports: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let marked = match marked_figures(readme) {
+        Ok(marked) => marked,
+        Err(problem) => return vec![problem],
+    };
+    for (line, interval) in unmarked_intervals(readme) {
+        problems.push(format!(
+            "line {line}: interval {interval} has no source marker"
+        ));
+    }
+    for figure in &marked {
+        let file = reports.join(&figure.file);
+        let data: Value = match std::fs::read_to_string(&file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+        {
+            Ok(data) => data,
+            Err(e) => {
+                problems.push(format!("line {}: {}: {e}", figure.line, file.display()));
+                continue;
+            }
+        };
+        let numbers = match resolve(&data, &figure.path).and_then(data_numbers) {
+            Ok(numbers) => numbers,
+            Err(e) => {
+                problems.push(format!(
+                    "line {}: {} {}: {e}",
+                    figure.line, figure.file, figure.path
+                ));
+                continue;
+            }
+        };
+        let pairs: Vec<(Printed, f64)> = match (figure.printed.len(), numbers.len()) {
+            (3, 3) => figure.printed.iter().copied().zip(numbers).collect(),
+            (1, _) => vec![(figure.printed[0], numbers[0])],
+            (printed, data) => {
+                problems.push(format!(
+                    "line {}: {} numbers printed but the data {} {} holds {data}",
+                    figure.line, printed, figure.file, figure.path
+                ));
+                continue;
+            }
+        };
+        for (printed, actual) in pairs {
+            if !agrees(printed, actual) {
+                problems.push(format!(
+                    "line {}: printed {} but {} {} is {actual}",
+                    figure.line, printed.value, figure.file, figure.path
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_figure_of_the_reports_readme_matches_its_summary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("reports/README.md");
+    let marked = marked_figures(&readme).expect("markers parse");
+    assert!(
+        marked.len() >= 20,
+        "the README quotes its findings with sources: only {} marked figures",
+        marked.len()
+    );
+    let problems = check_readme(&readme, &root);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A scratch reports folder with one summary, for the checker's own tests.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoyito-readme-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("study")).unwrap();
+    std::fs::write(
+        dir.join("study/summary.json"),
+        r#"{"settings":[{"variant":"i","holes":6,"x":{"value":0.1234,"low":-0.05,"high":0.30}},
+                         {"variant":"ii","holes":6,"x":{"value":-0.5,"low":-0.6,"high":-0.4},"n":1234}]}"#,
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_figure_that_matches_its_data_passes() {
+    let dir = scratch("pass");
+    let text = "South scores **+0.123 [−0.050, +0.300]**<!-- src study/summary.json settings[variant=i,holes=6].x --> \
+                and games: 1,234<!-- src study/summary.json settings[variant=ii].n --> or 12.3%<!-- src study/summary.json settings[0].x.value -->.";
+    assert_eq!(check_readme(text, &dir), Vec::<String>::new());
+}
+
+#[test]
+fn a_figure_that_drifted_from_its_data_fails() {
+    let dir = scratch("drift");
+    let text = "South scores +0.125 [−0.050, +0.300]<!-- src study/summary.json settings[variant=i,holes=6].x -->";
+    let problems = check_readme(text, &dir);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("printed 0.125"), "{problems:?}");
+}
+
+#[test]
+fn a_wrong_sign_fails() {
+    let dir = scratch("sign");
+    let text = "−0.123<!-- src study/summary.json settings[variant=i].x -->";
+    assert_eq!(check_readme(text, &dir).len(), 1);
+}
+
+#[test]
+fn an_interval_without_a_marker_fails() {
+    let dir = scratch("unmarked");
+    let text = "scores 0.79 [0.78, 0.81] against it";
+    let problems = check_readme(text, &dir);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("no source marker"), "{problems:?}");
+}
+
+#[test]
+fn a_missing_key_or_an_ambiguous_selector_fails() {
+    let dir = scratch("missing");
+    let text = "0.1<!-- src study/summary.json settings[variant=iii].x --> \
+                0.1<!-- src study/summary.json settings[holes=6].x --> \
+                0.1<!-- src study/nothing.json a -->";
+    let problems = check_readme(text, &dir);
+    assert_eq!(problems.len(), 3, "{problems:?}");
+}
