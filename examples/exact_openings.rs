@@ -4,8 +4,8 @@
 //! after the pair's opening (from the endgame tables) beside the result the
 //! agent got. It tells whether the first-player advantage an agent shows
 //! from random openings is the one perfect play gives from those openings,
-//! which the start position's exact value cannot tell. Prints one JSON
-//! object. Used by `reports/first-player/exact.sh`.
+//! which the start position's exact value cannot tell. Pairs that repeat
+//! an earlier pair move for move count once. Prints one JSON object. Used by `reports/first-player/exact.sh`.
 //!
 //!   cargo run --release --example exact_openings -- GAMES_CSV VARIANT HOLES AGENT TABLES_DIR
 use std::collections::BTreeMap;
@@ -38,8 +38,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &|_| {},
     )?;
 
-    // pair id -> (opening, South's scores in its games)
-    let mut pairs: BTreeMap<u64, (String, Vec<f64>)> = BTreeMap::new();
+    // pair id -> (opening, South's scores in its games, their move hashes)
+    let mut pairs: BTreeMap<u64, (String, Vec<f64>, Vec<String>)> = BTreeMap::new();
     let text = std::fs::read_to_string(games)?;
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
@@ -57,11 +57,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let entry = pairs
             .entry(f[1].parse()?)
-            .or_insert_with(|| (f[8].to_string(), Vec::new()));
+            .or_insert_with(|| (f[8].to_string(), Vec::new(), Vec::new()));
         entry.1.push(south);
+        entry.2.push(f[14].to_string());
     }
+    // A pair that replays an earlier pair move for move (same opening, same
+    // games) is counted once, as the study's summary counts distinct pairs.
+    let mut seen = std::collections::HashSet::new();
+    pairs.retain(|_, (_, _, hashes)| seen.insert(hashes.clone()));
     let (mut exact_sum, mut exact_sq, mut played_sum, mut agree) = (0.0, 0.0, 0.0, 0u64);
-    for (opening, souths) in pairs.values() {
+    for (opening, souths, _) in pairs.values() {
         let mut pos = start;
         for token in opening.split_whitespace() {
             let mv: Move = token.parse()?;
