@@ -19,6 +19,7 @@
 //! interval `[L, H]` in the README must carry a marker, so none is quoted
 //! untraced.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
@@ -75,26 +76,29 @@ fn parse_number(text: &str) -> Option<Printed> {
 /// The figure that ends `before`: `V [L, H]` or `V` (bold marks and spaces
 /// around it allowed).
 fn figure_before(before: &str) -> Option<Vec<Printed>> {
-    let before = before.trim_end().trim_end_matches('*').trim_end();
-    if let Some(open_text) = before.strip_suffix(']') {
-        let open = open_text.rfind('[')?;
-        let (low, high) = open_text[open + 1..].split_once(',')?;
-        let low = parse_number(low)?;
-        let high = parse_number(high)?;
-        let head = open_text[..open]
-            .trim_end()
-            .trim_end_matches('*')
-            .trim_end();
-        let start = head
-            .rfind(|c: char| c.is_whitespace() || c == '(' || c == '*' || c == '|')
-            .map_or(0, |i| i + head[i..].chars().next().unwrap().len_utf8());
-        let value = parse_number(&head[start..])?;
-        return Some(vec![value, low, high]);
-    }
-    let start = before
+    let before = trim_bold_end(before);
+    let Some(open_text) = before.strip_suffix(']') else {
+        return Some(vec![last_number(before)?]);
+    };
+    let open = open_text.rfind('[')?;
+    let (low, high) = open_text[open + 1..].split_once(',')?;
+    let value = last_number(trim_bold_end(&open_text[..open]))?;
+    Some(vec![value, parse_number(low)?, parse_number(high)?])
+}
+
+/// `text` without the spaces and bold marks that end it.
+fn trim_bold_end(text: &str) -> &str {
+    text.trim_end().trim_end_matches('*').trim_end()
+}
+
+/// The number that ends `text`, after its last space, `(`, `*` or `|`.
+fn last_number(text: &str) -> Option<Printed> {
+    let start = text
         .rfind(|c: char| c.is_whitespace() || c == '(' || c == '*' || c == '|')
-        .map_or(0, |i| i + before[i..].chars().next().unwrap().len_utf8());
-    Some(vec![parse_number(&before[start..])?])
+        .map_or(0, |i| {
+            i + text[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    parse_number(&text[start..])
 }
 
 /// Every marker of `text`, with the figure before it.
@@ -282,19 +286,24 @@ fn check_readme(readme: &str, reports: &Path) -> Vec<String> {
             "line {line}: interval {interval} has no source marker"
         ));
     }
+    // Each data file is read and parsed once, however many figures it gives.
+    let mut files: HashMap<&str, Result<Value, String>> = HashMap::new();
     for figure in &marked {
-        let file = reports.join(&figure.file);
-        let data: Value = match std::fs::read_to_string(&file)
-            .map_err(|e| e.to_string())
-            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
-        {
+        let data = files.entry(&figure.file).or_insert_with(|| {
+            let file = reports.join(&figure.file);
+            std::fs::read_to_string(&file)
+                .map_err(|e| e.to_string())
+                .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+                .map_err(|e| format!("{}: {e}", file.display()))
+        });
+        let data = match data {
             Ok(data) => data,
             Err(e) => {
-                problems.push(format!("line {}: {}: {e}", figure.line, file.display()));
+                problems.push(format!("line {}: {e}", figure.line));
                 continue;
             }
         };
-        let numbers = match resolve(&data, &figure.path).and_then(data_numbers) {
+        let numbers = match resolve(data, &figure.path).and_then(data_numbers) {
             Ok(numbers) => numbers,
             Err(e) => {
                 problems.push(format!(
