@@ -95,19 +95,19 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "EvalSpec::is_material")]
         eval: EvalSpec,
         /// MCTS-Solver: prove wins, draws and losses (default off).
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "is_default")]
         solver: bool,
         /// Progressive bias weight, finite and at least 0 (default 0, off).
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "is_default")]
         progressive_bias: f64,
         /// RAVE's schedule constant `k`, finite and at least 0 (default 0, off).
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "is_default")]
         rave: f64,
         /// GRAVE's reference threshold in playouts (default 0: plain RAVE).
-        #[serde(default, skip_serializing_if = "is_zero_u32")]
+        #[serde(default, skip_serializing_if = "is_default")]
         grave_ref: u32,
         /// Keep the searched tree between the moves of a game (default off).
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "is_default")]
         reuse: bool,
     },
     /// [`TablebaseAgent`]: perfect play within the tables.
@@ -160,16 +160,10 @@ fn default_rollout_cap() -> u32 {
     MctsParams::DEFAULT_ROLLOUT_CAP
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(x: &f64) -> bool {
-    *x == 0.0
-}
-
-fn is_zero_u32(x: &u32) -> bool {
-    *x == 0
+/// Whether a key holds its default, so that it is left out when a spec is
+/// written (agent files with no enhancement print as they always did).
+pub(crate) fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 impl AgentSpec {

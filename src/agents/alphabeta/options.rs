@@ -20,24 +20,24 @@ pub const MAX_ASPIRATION: u32 = 255;
 pub struct SearchOptions {
     /// Principal variation search: every move after the first is searched with
     /// a null window first and searched again only when it may be better.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub pvs: bool,
     /// Aspiration window, in seeds, around the previous iteration's score
     /// (0 = off, the full window); a score outside it is searched again with
     /// that side of the window opened.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub aspiration: u32,
     /// Two killer moves per ply: quiet moves that refuted a sibling are tried
     /// right after the captures.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub killers: bool,
     /// History heuristic: quiet moves are ordered by how often (weighted by
     /// depth squared) they refuted a position in this search.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub history: bool,
     /// Quiescence search at the leaves: at most this many turns of captures
     /// (0 = off); a turn with extra moves counts once.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub quiescence: u32,
     /// Exact endgame-table scores for positions with at most this many seeds
     /// on the board (off when absent); tables hold under the default options
@@ -48,14 +48,6 @@ pub struct SearchOptions {
     /// --tables DIR`); without it they are built in memory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tables: Option<PathBuf>,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 impl SearchOptions {
