@@ -142,6 +142,8 @@ pub struct Game {
     outcome: Option<Outcome>,
     /// What the last move did (the default before any).
     last_effect: MoveEffect,
+    /// The mover's non-empty holes before the last move (0 before any).
+    last_sowable: u32,
 }
 
 impl Game {
@@ -162,6 +164,7 @@ impl Game {
             recent,
             outcome: None,
             last_effect: MoveEffect::default(),
+            last_sowable: 0,
         };
         if start.is_over() {
             game.outcome = Some(Outcome::new(start.captures(), Ending::Normal, 0));
@@ -204,6 +207,14 @@ impl Game {
     /// measures of `crate::metrics`, which see every move of the fast path.
     pub fn last_effect(&self) -> MoveEffect {
         self.last_effect
+    }
+
+    /// How many holes the mover of the last move could sow from, endless or
+    /// not (its non-empty holes; 0 before the first move and for a pass from
+    /// an empty row): the options a ply had for the measures of
+    /// `crate::metrics`, known to the fast path without a second count.
+    pub fn last_sowable(&self) -> u32 {
+        self.last_sowable
     }
 
     /// Whether the game is over (finished or stalled).
@@ -264,6 +275,7 @@ impl Game {
             ply: self.plies(),
             reason,
         })?;
+        self.last_sowable = self.position.nonempty_mask().count_ones();
         self.advance(mv, next, effect);
         Ok(effect)
     }
@@ -277,6 +289,7 @@ impl Game {
     pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Move {
         assert!(!self.is_over(), "play_random on a finished game");
         let mut mask = self.position.nonempty_mask();
+        self.last_sowable = mask.count_ones();
         while mask != 0 {
             let k = rng.random_range(0..mask.count_ones());
             let i = nth_set_bit(mask, k);

@@ -59,14 +59,23 @@ pub struct GameMeasures {
 }
 
 /// Counts the measures of a game as it is played; see the module doc.
+///
+/// Who leads changes only when captures do, so the lead is looked at only
+/// then; the plies in between, when nothing about the lead can change, cost
+/// one comparison of the captures.
 #[derive(Debug, Clone, Default)]
 pub struct MeasureRecorder {
     counts: GameMeasures,
     /// The side last strictly ahead on captures.
     leader: Option<Side>,
+    /// The side strictly ahead now.
+    ahead: Option<Side>,
+    /// The captures last looked at.
+    captures: BySide<u8>,
     /// Each side's largest deficit so far.
     deficit: BySide<u32>,
-    /// Each side's last ply count at which it was not strictly ahead.
+    /// Each side's last ply count at which it was not strictly ahead, as of
+    /// the last look (the plies since then kept `ahead`).
     not_ahead: BySide<u32>,
     plies: u32,
 }
@@ -88,15 +97,13 @@ impl MeasureRecorder {
     #[inline]
     pub fn record(&mut self, before: &Position, mv: Move, after: &Game) {
         let c = &mut self.counts;
-        let holes = before.nonempty_mask().count_ones();
+        let holes = after.last_sowable();
+        debug_assert_eq!(holes, before.nonempty_mask().count_ones());
         let options = holes.max(1);
         c.options += options;
         c.decisions += u32::from(options > 1);
         self.plies += 1;
         let effect = after.last_effect();
-        let mover = before.side_to_move();
-        let gained =
-            u32::from(after.position().captures()[mover]) - u32::from(before.captures()[mover]);
         match mv {
             Move::Pass => {
                 c.passes += 1;
@@ -105,19 +112,26 @@ impl MeasureRecorder {
             Move::Sow(_) => c.laps += effect.laps,
         }
         if effect.captured > 0 {
+            let mover = before.side_to_move();
             c.captures += 1;
-            c.seeds_captured += gained;
+            c.seeds_captured +=
+                u32::from(after.position().captures()[mover]) - u32::from(before.captures()[mover]);
             c.since_capture = 0;
         } else {
             c.since_capture += 1;
         }
         c.extra_moves += u32::from(effect.extra_move);
-        self.look(after.position().captures());
+        let captures = after.position().captures();
+        if captures != self.captures {
+            // The plies since the last look kept its lead.
+            self.not_ahead = self.not_ahead_until(self.plies - 1);
+            self.look(captures);
+        }
     }
 
     /// Updates the lead, deficits and last-not-ahead plies for `captures`.
-    #[inline]
     fn look(&mut self, captures: BySide<u8>) {
+        self.captures = captures;
         let (s, n) = (u32::from(captures.south), u32::from(captures.north));
         let ahead = match s.cmp(&n) {
             std::cmp::Ordering::Greater => Some(Side::South),
@@ -132,21 +146,30 @@ impl MeasureRecorder {
         }
         self.deficit.south = self.deficit.south.max(n.saturating_sub(s));
         self.deficit.north = self.deficit.north.max(s.saturating_sub(n));
+        self.ahead = ahead;
+        self.not_ahead = self.not_ahead_until(self.plies);
+    }
+
+    /// The last-not-ahead plies if the current lead held until ply `ply`.
+    fn not_ahead_until(&self, ply: u32) -> BySide<u32> {
+        let mut not_ahead = self.not_ahead;
         for side in Side::BOTH {
-            if ahead != Some(side) {
-                self.not_ahead[side] = self.plies;
+            if self.ahead != Some(side) {
+                not_ahead[side] = ply;
             }
         }
+        not_ahead
     }
 
     /// The measures of the finished game (`winner` from its outcome).
     pub fn finish(&self, winner: Option<Side>) -> GameMeasures {
         let mut m = self.counts;
+        let not_ahead = self.not_ahead_until(self.plies);
         match winner {
             Some(side) => {
                 m.drama = self.deficit[side];
                 // Not ahead at the last ply: the lead was never taken for good.
-                m.decided = (self.not_ahead[side] + 1).min(self.plies);
+                m.decided = (not_ahead[side] + 1).min(self.plies);
             }
             None => m.decided = self.plies,
         }

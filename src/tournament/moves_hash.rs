@@ -71,14 +71,52 @@ impl MovesHash {
     /// The hash of the record text of `moves` (what [`push_moves_text`]
     /// writes), computed token by token without building the text.
     pub fn of_moves(moves: &[Move]) -> MovesHash {
-        let mut hash = FNV_OFFSET_BASIS;
-        for (i, &mv) in moves.iter().enumerate() {
-            if i > 0 {
-                hash = fnv1a(hash, b" ");
-            }
-            hash = fnv1a(hash, move_token(mv).as_bytes());
+        let mut hasher = MovesHasher::new();
+        for &mv in moves {
+            hasher.push(mv);
         }
-        MovesHash(hash)
+        hasher.finish()
+    }
+}
+
+/// [`MovesHash::of_moves`] taken move by move as a game is played. FNV-1a is
+/// one long chain of multiplications; fed a move at a time during play, the
+/// processor runs it beside the sowing instead of after the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovesHasher {
+    hash: u64,
+    /// No move yet (no space before the next token).
+    empty: bool,
+}
+
+impl Default for MovesHasher {
+    fn default() -> MovesHasher {
+        MovesHasher::new()
+    }
+}
+
+impl MovesHasher {
+    /// The hash of no move.
+    pub fn new() -> MovesHasher {
+        MovesHasher {
+            hash: FNV_OFFSET_BASIS,
+            empty: true,
+        }
+    }
+
+    /// Adds the next move.
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        if !self.empty {
+            self.hash = fnv1a(self.hash, b" ");
+        }
+        self.empty = false;
+        self.hash = fnv1a(self.hash, move_token(mv).as_bytes());
+    }
+
+    /// The hash of the moves pushed.
+    pub fn finish(self) -> MovesHash {
+        MovesHash(self.hash)
     }
 }
 

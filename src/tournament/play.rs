@@ -159,6 +159,21 @@ pub fn fill_row(
     lineup: &Lineup,
     game: &Game,
 ) {
+    let hash = MovesHash::of_moves(game.moves());
+    fill_row_hashed(row, scheduled, random_plies, lineup, game, hash);
+}
+
+/// As [`fill_row`], with the game's moves hash already taken (by a
+/// [`super::MovesHasher`] fed during play).
+pub fn fill_row_hashed(
+    row: &mut GameRow,
+    scheduled: &ScheduledGame,
+    random_plies: u32,
+    lineup: &Lineup,
+    game: &Game,
+    moves_hash: MovesHash,
+) {
+    debug_assert_eq!(moves_hash, MovesHash::of_moves(game.moves()));
     let outcome = game.outcome().expect("play_game plays to the end");
     row.game_id = scheduled.game_id;
     row.pair_id = scheduled.pair_id;
@@ -182,7 +197,7 @@ pub fn fill_row(
     row.north_captures = outcome.scores.north;
     row.plies = outcome.plies;
     row.ending = outcome.ending;
-    row.moves_hash = MovesHash::of_moves(game.moves());
+    row.moves_hash = moves_hash;
 }
 
 /// A row to be filled by [`fill_row`].

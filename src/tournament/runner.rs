@@ -27,7 +27,8 @@ use super::game_row::GameRow;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
 use super::moves_file::push_moves_row;
-use super::play::{empty_row, fill_row, play_measured, GameFailure};
+use super::moves_hash::MovesHasher;
+use super::play::{empty_row, fill_row_hashed, play_measured, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 use super::shard::GameIds;
@@ -407,8 +408,19 @@ fn play_chunk(
         block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
-        let game = play_measured(&scheduled, opening, work.lineup, measures, |_, _| {})?;
-        fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
+        let mut hasher = MovesHasher::new();
+        let game = play_measured(&scheduled, opening, work.lineup, measures, |_, mv| {
+            hasher.push(mv)
+        })?;
+        let hash = hasher.finish();
+        fill_row_hashed(
+            &mut row,
+            &scheduled,
+            opening.plies(),
+            work.lineup,
+            &game,
+            hash,
+        );
         if in_rounds {
             let outcome = game.outcome().expect("a played game is over");
             matches.record(work.schedule, &scheduled, outcome);
