@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::tournament::{RecordFileError, RecordLines};
 
 use super::measures::GameMeasures;
+use crate::csv_text::push_decimal;
 
 /// The per-game measures.
 pub const METRICS_FILE: &str = "metrics.csv";
@@ -76,21 +77,6 @@ pub fn push_metrics_row(out: &mut Vec<u8>, game_id: u64, m: &GameMeasures) {
         push_decimal(out, u64::from(v));
     }
     out.push(b'\n');
-}
-
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
 }
 
 /// Reads a row (without its newline): the game id and its measures; the

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use super::moves_hash::{push_moves_text, MovesHash};
 use super::record_lines::{RecordFileError, RecordLines};
+use crate::csv_text::push_decimal;
 use crate::moves::Move;
 
 /// The move records.
@@ -30,21 +31,6 @@ pub fn push_moves_row(out: &mut Vec<u8>, game_id: u64, moves: &[Move]) {
     out.push(b',');
     push_moves_text(out, moves);
     out.push(b'\n');
-}
-
-/// Appends `n` in decimal: a tiny itoa for the hot path.
-fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
 }
 
 /// One row of `moves.csv`.

@@ -41,19 +41,68 @@ pub fn move_token(mv: Move) -> &'static str {
 /// Appends a game's moves to `out` as the text of its record: tokens separated
 /// by one space, nothing for an empty game.
 pub fn push_moves_text(out: &mut Vec<u8>, moves: &[Move]) {
-    // At most five bytes a move ("pass" and a space): one reservation, and
-    // the one-digit holes pushed as bytes rather than copied as slices.
-    out.reserve(5 * moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        if i > 0 {
-            out.push(b' ');
-        }
-        match mv {
-            Move::Sow(hole) if hole < 9 => out.push(b'1' + hole),
-            _ => out.extend_from_slice(move_token(mv).as_bytes()),
-        }
+    let Some((&first, rest)) = moves.split_first() else {
+        return;
+    };
+    // The hot path of recording: every token, its space first, is copied as
+    // one 8-byte word into room made once (at most five bytes a move, " pass",
+    // and a word of slack), and the text is then cut to its length.
+    let start = out.len();
+    out.resize(start + 5 * moves.len() + 8, 0);
+    let room = &mut out[start..];
+    let token = &SPACED_TOKENS[token_index(first)];
+    room[..8].copy_from_slice(&token.bytes[1..9]);
+    let mut end = usize::from(token.len) - 1;
+    for &mv in rest {
+        let token = &SPACED_TOKENS[token_index(mv)];
+        room[end..end + 8].copy_from_slice(&token.bytes[..8]);
+        end += usize::from(token.len);
+    }
+    out.truncate(start + end);
+}
+
+/// A move's token with a space before it, padded to a word (plus one byte so
+/// that the token without its space is a word too).
+struct SpacedToken {
+    bytes: [u8; 9],
+    len: u8,
+}
+
+/// [`SPACED_TOKENS`]'s entry of a move: holes 0 to 15, then the pass.
+#[inline]
+fn token_index(mv: Move) -> usize {
+    match mv {
+        Move::Sow(hole) => usize::from(hole),
+        Move::Pass => 16,
     }
 }
+
+/// " 1" to " 16" and " pass", built from [`move_token`] at compile time.
+const SPACED_TOKENS: [SpacedToken; 17] = {
+    let mut table = [const {
+        SpacedToken {
+            bytes: [0; 9],
+            len: 0,
+        }
+    }; 17];
+    let mut i = 0;
+    while i < 17 {
+        let text = if i < 16 {
+            HOLE_TOKENS[i].as_bytes()
+        } else {
+            "pass".as_bytes()
+        };
+        table[i].bytes[0] = b' ';
+        let mut k = 0;
+        while k < text.len() {
+            table[i].bytes[1 + k] = text[k];
+            k += 1;
+        }
+        table[i].len = 1 + text.len() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The 64-bit FNV-1a hash of a game's move sequence, written in `games.csv` as
 /// 16 lowercase hexadecimal digits.
@@ -152,13 +201,26 @@ impl FromStr for MovesHash {
     }
 }
 
-impl Serialize for MovesHash {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl MovesHash {
+    /// The 16 lowercase hexadecimal digits written in records.
+    fn hex(self) -> [u8; 16] {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut text = [0u8; 16];
         for (i, digit) in text.iter_mut().enumerate() {
             *digit = HEX[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
         }
+        text
+    }
+
+    /// Appends the 16 hexadecimal digits to `out`.
+    pub(crate) fn push_hex(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.hex());
+    }
+}
+
+impl Serialize for MovesHash {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let text = self.hex();
         serializer.serialize_str(std::str::from_utf8(&text).expect("hex digits are ASCII"))
     }
 }
@@ -200,6 +262,26 @@ mod tests {
             MovesHash::of_moves(&[Move::Sow(0), Move::Sow(1)]),
             MovesHash::of_moves(&[Move::Sow(11)])
         );
+    }
+
+    #[test]
+    fn the_moves_text_is_the_tokens_joined_by_spaces_after_any_text() {
+        let all: Vec<Move> = (0..16).map(Move::Sow).chain([Move::Pass]).collect();
+        for first in &all {
+            for second in &all {
+                let moves = [*first, *second, Move::Sow(9), Move::Pass];
+                let mut out = b"7,".to_vec();
+                push_moves_text(&mut out, &moves);
+                let expected = format!("7,{first} {second} 10 pass");
+                assert_eq!(String::from_utf8(out).unwrap(), expected);
+            }
+            let mut out = b"x".to_vec();
+            push_moves_text(&mut out, &[*first]);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("x{first}"));
+        }
+        let mut out = b"x".to_vec();
+        push_moves_text(&mut out, &[]);
+        assert_eq!(out, b"x");
     }
 
     #[test]

@@ -384,11 +384,17 @@ fn play_chunk(
         complete: true,
         times: BlockTimes::default(),
     };
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(&mut csv);
     let mut row = empty_row();
     let in_rounds = work.schedule.match_rounds() > 1;
+    // Rows with the round columns go through serde; plain rows are written
+    // by hand (`GameRow::push_csv`, the same bytes).
+    let mut round_writer = in_rounds.then(|| {
+        csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new())
+    });
+    // Bytes of `round_writer` already copied to `csv`.
+    let mut round_bytes = 0;
     let mut matches = MatchMemory::new();
     let first = runs.first().map_or(0, |r| r.start);
     // (block, games played in it so far, since when).
@@ -421,18 +427,20 @@ fn play_chunk(
             &game,
             hash,
         );
-        if in_rounds {
+        if let Some(writer) = round_writer.as_mut() {
             let outcome = game.outcome().expect("a played game is over");
             matches.record(work.schedule, &scheduled, outcome);
             let columns = RoundColumns::of(&scheduled, &game);
             writer
                 .serialize((&row, columns))
                 .expect("a row serialises to memory");
+            writer.flush().expect("flushing to memory cannot fail");
+            csv.extend_from_slice(&writer.get_ref()[round_bytes..]);
+            round_bytes = writer.get_ref().len();
         } else {
-            writer.serialize(&row).expect("a row serialises to memory");
+            row.push_csv(&mut csv);
         }
-        writer.flush().expect("flushing to memory cannot fail");
-        chunk.csv_ends.push(writer.get_ref().len());
+        chunk.csv_ends.push(csv.len());
         if options.record_moves {
             push_moves_row(&mut moves, id, game.moves());
         }
@@ -449,7 +457,6 @@ fn play_chunk(
     chunk
         .times
         .add(block_start.0, block_start.1, block_start.2.elapsed());
-    drop(writer);
     chunk.csv = csv;
     chunk.moves = moves;
     chunk.metrics = metrics;
