@@ -58,35 +58,28 @@ pub(crate) struct Repetitions {
     distinct: u32,
 }
 
-impl Default for Repetitions {
-    fn default() -> Repetitions {
-        Repetitions::new()
-    }
-}
-
 impl Repetitions {
     /// An empty record: a table from this thread's store (emptied by a new
     /// generation), or a new one.
     pub(crate) fn new() -> Repetitions {
-        let spare = SPARE.with(|spare| spare.borrow_mut().pop());
-        let mut record = match spare {
-            Some((slots, generation)) => Repetitions {
-                slots,
-                generation,
+        match SPARE.with(|spare| spare.borrow_mut().pop()) {
+            Some((slots, generation)) => {
+                let mut record = Repetitions {
+                    slots,
+                    generation,
+                    len: 0,
+                    distinct: 0,
+                };
+                record.clear();
+                record
+            }
+            None => Repetitions {
+                slots: vec![EMPTY; FIRST_SLOTS],
+                generation: 1,
                 len: 0,
                 distinct: 0,
             },
-            None => {
-                return Repetitions {
-                    slots: vec![EMPTY; FIRST_SLOTS],
-                    generation: 1,
-                    len: 0,
-                    distinct: 0,
-                }
-            }
-        };
-        record.clear();
-        record
+        }
     }
 
     /// Forgets every position (a capture happened).

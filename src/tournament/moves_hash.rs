@@ -23,6 +23,9 @@ pub const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a's 64-bit prime, 2^40 + 2^8 + 0xb3 (same source).
 pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// The token of a pass, as written in records.
+const PASS_TOKEN: &str = "pass";
+
 /// The token of each hole number, `1` to `16`, as written in records.
 const HOLE_TOKENS: [&str; 16] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
@@ -34,7 +37,7 @@ const HOLE_TOKENS: [&str; 16] = [
 pub fn move_token(mv: Move) -> &'static str {
     match mv {
         Move::Sow(hole) => HOLE_TOKENS[hole as usize],
-        Move::Pass => "pass",
+        Move::Pass => PASS_TOKEN,
     }
 }
 
@@ -90,7 +93,7 @@ const SPACED_TOKENS: [SpacedToken; 17] = {
         let text = if i < 16 {
             HOLE_TOKENS[i].as_bytes()
         } else {
-            "pass".as_bytes()
+            PASS_TOKEN.as_bytes()
         };
         table[i].bytes[0] = b' ';
         let mut k = 0;
@@ -125,6 +128,21 @@ impl MovesHash {
             hasher.push(mv);
         }
         hasher.finish()
+    }
+
+    /// The 16 lowercase hexadecimal digits written in records.
+    fn hex(self) -> [u8; 16] {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0u8; 16];
+        for (i, digit) in text.iter_mut().enumerate() {
+            *digit = HEX[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
+        }
+        text
+    }
+
+    /// Appends the 16 hexadecimal digits to `out`.
+    pub(crate) fn push_hex(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.hex());
     }
 }
 
@@ -198,23 +216,6 @@ impl FromStr for MovesHash {
         u64::from_str_radix(s, 16)
             .map(MovesHash)
             .map_err(|_| ParseMovesHashError(s.to_string()))
-    }
-}
-
-impl MovesHash {
-    /// The 16 lowercase hexadecimal digits written in records.
-    fn hex(self) -> [u8; 16] {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut text = [0u8; 16];
-        for (i, digit) in text.iter_mut().enumerate() {
-            *digit = HEX[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
-        }
-        text
-    }
-
-    /// Appends the 16 hexadecimal digits to `out`.
-    pub(crate) fn push_hex(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.hex());
     }
 }
 
