@@ -78,6 +78,25 @@ impl LayerIndex {
         rank
     }
 
+    /// The rank of `board` with its two rows swapped: the board as the other
+    /// player sees it. The rules treat both players alike, so the position with
+    /// `board` and North to move has the value of the rotated board with South
+    /// to move.
+    #[inline]
+    pub fn rotated_rank(&self, board: &Board) -> u64 {
+        let n = self.holes / 2;
+        let mut rank = 0;
+        let mut left = self.seeds;
+        for i in 0..self.holes - 1 {
+            let b = board[(i + n) % self.holes] as u32;
+            let j = self.holes - i;
+            rank += self.comp(left, j) - self.comp(left - b, j);
+            left -= b;
+        }
+        debug_assert_eq!(left, board[n - 1] as u32, "board not in layer");
+        rank
+    }
+
     /// The board of rank `rank`, which must be below [`LayerIndex::count`].
     pub fn unrank(&self, mut rank: u64) -> Board {
         debug_assert!(rank < self.count);
@@ -162,6 +181,24 @@ mod tests {
                 assert_eq!(sum, seeds);
                 let more = idx.advance(&mut board);
                 assert_eq!(more, r + 1 < idx.count());
+            }
+        }
+    }
+
+    #[test]
+    fn rotated_rank_is_the_rank_of_the_swapped_rows() {
+        for (holes, seeds) in [(2u8, 5u32), (3, 4), (6, 3)] {
+            let idx = LayerIndex::new(holes, seeds);
+            let n = holes as usize;
+            let mut board = idx.unrank(0);
+            loop {
+                let mut swapped = [0u8; 32];
+                swapped[..n].copy_from_slice(&board[n..2 * n]);
+                swapped[n..2 * n].copy_from_slice(&board[..n]);
+                assert_eq!(idx.rotated_rank(&board), idx.rank(&swapped), "{board:?}");
+                if !idx.advance(&mut board) {
+                    break;
+                }
             }
         }
     }

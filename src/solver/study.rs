@@ -16,7 +16,7 @@ use crate::solver::SolveError;
 
 /// Bytes per position of a study: its value and its successor lists (as for a
 /// table layer's build).
-const BYTES_PER_POSITION: u64 = 17;
+const BYTES_PER_POSITION: u64 = 13;
 
 /// How the positions of one layer split by who can force the next capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
