@@ -453,3 +453,47 @@ fn with_tables_positions_inside_them_are_kept_by_their_exact_value() {
         assert!((lead + value).abs() <= 2, "{}", entry.line());
     }
 }
+
+/// Issue 12 follow-up: a book judged by an agent with options (here a
+/// quiescence search and a learned evaluation) used a plain alpha-beta
+/// search of the same depth instead, so the book was not the one asked for.
+/// Every evaluation now is the agent's own search.
+#[test]
+fn a_book_evaluates_with_the_agents_own_options() {
+    use hoyito::openings::evaluate_opening;
+    use hoyito::AgentSpec;
+    use rand::SeedableRng;
+    let spec: AgentSpec = toml::from_str(
+        "kind = \"alphabeta\"\ndepth = 2\nquiescence = 4\n\
+         [eval]\nkind = \"learned\"\nscale = 5.0\n\
+         [eval.weights]\ncaptures = 1.0\nhand_own = 2.0\nthreats_opp = -0.5\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();
+    let plain = AlphaBetaBudget {
+        depth: 2,
+        nodes: None,
+        time_ms: None,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+    let mut differ = 0;
+    for _ in 0..30 {
+        let mut game = Game::new(rules);
+        for _ in 0..12 {
+            if !game.is_over() {
+                game.play_random(&mut rng);
+            }
+        }
+        if game.is_over() {
+            continue;
+        }
+        let own = spec.alphabeta().unwrap().search(&game).score;
+        let book = evaluate_opening(&game, "q", &spec, None).unwrap();
+        assert_eq!(book, own, "{}", game.position());
+        differ += (book != AlphaBeta::new(plain).search(&game).score) as u32;
+    }
+    assert!(
+        differ > 0,
+        "the options change some scores, so the test can fail"
+    );
+}

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::agents::{AgentSpec, AlphaBeta, AlphaBetaBudget, Score};
+use crate::agents::{prepare_tables, AgentSpec, Score};
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -64,8 +64,10 @@ pub struct BookRequest {
     pub command: String,
 }
 
-/// What a search of the agent costs and returns: its budget.
-fn budget_of(name: &str, spec: &AgentSpec) -> Result<AlphaBetaBudget, BookError> {
+/// Checks that the agent gives a reproducible evaluation in seeds (an
+/// alpha-beta agent without a wall-clock budget) and builds the endgame tables
+/// its options ask for, once per process, before any search needs them.
+fn check_evaluator(name: &str, spec: &AgentSpec, rules: &Rules) -> Result<(), BookError> {
     let refuse = |why: &str| BookError::NoEvaluation {
         name: name.to_string(),
         spec: spec.to_string(),
@@ -78,15 +80,8 @@ fn budget_of(name: &str, spec: &AgentSpec) -> Result<AlphaBetaBudget, BookError>
             "its budget is wall-clock time, so the book would differ from run to run; \
              give the agent a depth or a node budget",
         )),
-        AgentSpec::Alphabeta { depth, nodes, .. } => Ok(AlphaBetaBudget {
-            depth: depth.unwrap_or(if nodes.is_some() {
-                AlphaBetaBudget::MAX_DEPTH
-            } else {
-                AlphaBetaBudget::DEFAULT_DEPTH
-            }),
-            nodes,
-            time_ms: None,
-        }),
+        AgentSpec::Alphabeta { .. } => prepare_tables(spec, rules)
+            .map_err(|err| refuse(&format!("its endgame tables cannot be built: {err}"))),
         _ => Err(refuse(&format!(
             "a {} agent gives no evaluation in seeds; use an alphabeta agent",
             spec.kind()
@@ -149,11 +144,15 @@ impl Tables {
     }
 }
 
-/// The search score of `game`'s position by a fresh alpha-beta searcher of
-/// `budget` (no table carried over): the final capture margin it expects for
-/// the side to move; the game's history counts for the stall rules.
-fn search_score(game: &Game, budget: AlphaBetaBudget) -> Score {
-    AlphaBeta::new(budget).search(game).score
+/// The search score of `game`'s position by a fresh searcher of the agent
+/// `spec` (no table carried over; its evaluation, enhancements and endgame
+/// tables as in play): the final capture margin it expects for the side to
+/// move; the game's history counts for the stall rules.
+fn search_score(game: &Game, spec: &AgentSpec) -> Score {
+    let mut searcher = spec
+        .alphabeta()
+        .expect("check_evaluator let only alphabeta agents through");
+    searcher.search(game).score
 }
 
 /// Evaluates `game`'s position as a book does: the tables' exact final margin
@@ -165,13 +164,13 @@ pub fn evaluate_opening(
     spec: &AgentSpec,
     tables: Option<&Path>,
 ) -> Result<Score, BookError> {
-    let budget = budget_of(name, spec)?;
+    check_evaluator(name, spec, game.rules())?;
     if let Some(dir) = tables {
         if let Some(v) = Tables::new(dir, game.rules())?.value(game.position())? {
             return Ok(v);
         }
     }
-    Ok(search_score(game, budget))
+    Ok(search_score(game, spec))
 }
 
 /// Makes the book `request` asks for: `count` distinct positions reached by
@@ -181,7 +180,6 @@ pub fn evaluate_opening(
 /// `max(SAMPLES_PER_ENTRY * count, MIN_SAMPLES)` samples the request is refused.
 /// `progress` is told how many positions are accepted so far.
 pub fn generate_book(request: &BookRequest, progress: &dyn Fn(usize)) -> Result<Book, BookError> {
-    let budget = budget_of(&request.agent, &request.spec)?;
     if request.plies > MAX_BOOK_PLIES {
         return Err(BookError::Request(format!(
             "--plies {} is too many: at most {MAX_BOOK_PLIES}",
@@ -196,6 +194,7 @@ pub fn generate_book(request: &BookRequest, progress: &dyn Fn(usize)) -> Result<
     let rules = Rules::new(request.variant)
         .with_board(request.holes as u32, request.seeds as u32)
         .map_err(|e| BookError::Request(e.to_string()))?;
+    check_evaluator(&request.agent, &request.spec, &rules)?;
     let mut tables = match &request.tables {
         Some(dir) => Some(Tables::new(dir, &rules)?),
         None => None,
@@ -234,7 +233,7 @@ pub fn generate_book(request: &BookRequest, progress: &dyn Fn(usize)) -> Result<
         let scores: Vec<Score> = batch
             .par_iter()
             .zip(scores)
-            .map(|(game, exact)| exact.unwrap_or_else(|| search_score(game, budget)))
+            .map(|(game, exact)| exact.unwrap_or_else(|| search_score(game, &request.spec)))
             .collect();
         for (game, score) in batch.iter().zip(scores) {
             if entries.len() == request.count {
