@@ -21,6 +21,7 @@ pub mod openings;
 mod perft;
 mod play;
 mod position;
+mod prefetch;
 pub mod protocol;
 mod record;
 mod repetition;

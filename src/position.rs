@@ -15,7 +15,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::moves::{Move, MoveList};
-use crate::rules::{LastFour, Rules, Variant};
+use crate::rules::{LastFour, Rules, Variant, MAX_HOLES};
 use crate::side::{BySide, Side};
 use crate::sowing::{self, Board, Observer, Step, Trace};
 
@@ -207,12 +207,32 @@ impl Position {
     /// Calls `f` with every legal move, the position it leads to and its effect,
     /// simulating each move once. Used by move generation, perft and search.
     #[inline]
-    pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(Move, Position, MoveEffect)) {
+    pub fn for_each_child(&self, rules: &Rules, f: impl FnMut(Move, Position, MoveEffect)) {
+        self.for_each_child_but(rules, u8::MAX, f);
+    }
+
+    /// As [`Position::for_each_child`], without the sowing from the mover's hole
+    /// `done` (0-based within the row), a legal move that the caller has
+    /// already simulated: a search that tried its table's move first need not
+    /// simulate it again. A `done` of 16 or more leaves out nothing.
+    #[inline]
+    pub fn for_each_child_but(
+        &self,
+        rules: &Rules,
+        done: u8,
+        mut f: impl FnMut(Move, Position, MoveEffect),
+    ) {
         if self.is_over() {
             return;
         }
         let mut mask = self.nonempty_mask();
+        // A legal move left out means that the mover does not pass.
         let mut any = false;
+        if done < MAX_HOLES {
+            debug_assert!(mask >> done & 1 == 1, "the move left out is legal");
+            mask &= !(1 << done);
+            any = true;
+        }
         while mask != 0 {
             let i = mask.trailing_zeros() as u8;
             mask &= mask - 1;

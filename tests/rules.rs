@@ -504,3 +504,47 @@ fn perft_ignores_the_stall_rules_and_counts_a_forced_pass_as_one_action() {
     assert_eq!(perft(&p, &rules, 30), 1);
     assert_eq!(perft(&pos("0,0,0/1,2,0 S 0-0"), &rules, 1), 1);
 }
+
+/// `for_each_child_but` (the search's "table move already tried") gives every
+/// child of `for_each_child` but the one left out, in the same order, and never
+/// a pass in its place, even where every other move is endless or none exists.
+#[test]
+fn for_each_child_but_leaves_out_exactly_the_move_done() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+    let mut checked = 0;
+    for variant in Variant::ALL {
+        for holes in [2u32, 3, 6, 12] {
+            let rules = Rules::new(variant).with_board(holes, 4).unwrap();
+            for _ in 0..20 {
+                let mut game = Game::new(rules);
+                while !game.is_over() && game.plies() < 300 {
+                    let pos = *game.position();
+                    let mut all = Vec::new();
+                    pos.for_each_child(&rules, |mv, child, effect| all.push((mv, child, effect)));
+                    for &(done, _, _) in &all {
+                        let Move::Sow(hole) = done else { continue };
+                        let mut rest = Vec::new();
+                        pos.for_each_child_but(&rules, hole, |mv, child, effect| {
+                            rest.push((mv, child, effect))
+                        });
+                        let expected: Vec<_> = all
+                            .iter()
+                            .filter(|(mv, _, _)| *mv != done)
+                            .copied()
+                            .collect();
+                        assert_eq!(rest, expected, "{pos} without {done}");
+                        checked += 1;
+                    }
+                    let mut every = Vec::new();
+                    pos.for_each_child_but(&rules, 16, |mv, child, effect| {
+                        every.push((mv, child, effect))
+                    });
+                    assert_eq!(every, all, "{pos}: 16 leaves out nothing");
+                    game.play_random(&mut rng);
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

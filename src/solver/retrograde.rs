@@ -54,6 +54,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::position::Position;
+use crate::prefetch::prefetch;
 use crate::rules::{LastFour, Rules, MAX_HOLES};
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
@@ -352,19 +353,6 @@ const PHASES: usize = 16;
 /// hardware prefetcher alone does not keep up with a loop that mispredicts a
 /// branch at most positions.
 const PREFETCH_AHEAD: usize = 512;
-
-/// Asks the processor to bring the cache line at `p` nearer; a hint only,
-/// that never faults (the address may lie past the end of its allocation).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never dereferences its address architecturally.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 /// Copies the South-to-move values flagged in `south_changed` to their mirror
 /// images among the North-to-move values, and flags exactly those in the

@@ -66,16 +66,18 @@ pub(super) fn table_child(pos: &Position, rules: &Rules, mv: u8) -> Option<Child
 }
 
 /// Generates the children of `pos` into `out`, sorted by `key` (highest first,
-/// hole order among equals); returns how many.
+/// hole order among equals), but the move `done` (already searched, or
+/// [`NO_MOVE`]); returns how many.
 #[inline]
 fn sorted_children(
     pos: &Position,
     rules: &Rules,
+    done: u8,
     out: &mut [Option<Child>; 16],
     mut key: impl FnMut(Move, &MoveEffect) -> i32,
 ) -> usize {
     let mut n = 0;
-    pos.for_each_child(rules, |mv, child, effect| {
+    pos.for_each_child_but(rules, done, |mv, child, effect| {
         let order = key(mv, &effect);
         let mut i = n;
         while i > 0 && out[i - 1].is_some_and(|c: Child| c.order < order) {
@@ -94,15 +96,17 @@ fn sorted_children(
 }
 
 /// Generates the children of `pos` into `out`, the move `first` first, then
-/// captures by seeds taken, then the rest in hole order; returns how many.
+/// captures by seeds taken, then the rest in hole order, but the move `done`
+/// (already searched, or [`NO_MOVE`]); returns how many.
 #[inline]
 pub(super) fn order_children(
     pos: &Position,
     rules: &Rules,
     first: u8,
+    done: u8,
     out: &mut [Option<Child>; 16],
 ) -> usize {
-    sorted_children(pos, rules, out, |mv, effect| {
+    sorted_children(pos, rules, done, out, |mv, effect| {
         if encode(mv) == first {
             i32::MAX
         } else {
@@ -156,7 +160,9 @@ impl MoveOrder {
     /// Generates the children of `pos` (at `ply` from the root) into `out`:
     /// captures by seeds taken, then the killers of the ply (if `killers`),
     /// then quiet moves by history score (if `history`), hole order among
-    /// equals; returns how many.
+    /// equals, but the move `done` (already searched, or [`NO_MOVE`]); returns
+    /// how many.
+    #[allow(clippy::too_many_arguments)]
     pub fn children(
         &self,
         pos: &Position,
@@ -164,6 +170,7 @@ impl MoveOrder {
         ply: usize,
         killers: bool,
         history: bool,
+        done: u8,
         out: &mut [Option<Child>; 16],
     ) -> usize {
         let slot = match self.killers.get(ply) {
@@ -171,7 +178,7 @@ impl MoveOrder {
             _ => [NO_MOVE; 2],
         };
         let row = &self.history[pos.side_to_move().index()];
-        sorted_children(pos, rules, out, |mv, effect| {
+        sorted_children(pos, rules, done, out, |mv, effect| {
             let code = encode(mv);
             if effect.captured > 0 || effect.game_over {
                 CAPTURE_KEY + effect.captured as i32 + effect.game_over as i32 * 256
@@ -199,7 +206,7 @@ mod tests {
         let pos = Position::start(&rules);
         let mut order = MoveOrder::new(4);
         let mut out = [None; 16];
-        let n = order.children(&pos, &rules, 1, true, true, &mut out);
+        let n = order.children(&pos, &rules, 1, true, true, NO_MOVE, &mut out);
         let holes = |out: &[Option<Child>; 16]| -> Vec<u8> {
             out[..n].iter().flatten().map(|c| encode(c.mv)).collect()
         };
@@ -208,13 +215,13 @@ mod tests {
         order.cutoff(1, Side::South, Move::Sow(4), 3, true);
         order.cutoff(1, Side::South, Move::Sow(2), 1, true);
         order.cutoff(2, Side::South, Move::Sow(5), 9, true);
-        order.children(&pos, &rules, 1, true, true, &mut out);
+        order.children(&pos, &rules, 1, true, true, NO_MOVE, &mut out);
         // Killers of ply 1 (latest first), then history: hole 6 has 81.
         assert_eq!(holes(&out), vec![2, 4, 5, 0, 1, 3]);
-        order.children(&pos, &rules, 1, false, false, &mut out);
+        order.children(&pos, &rules, 1, false, false, NO_MOVE, &mut out);
         assert_eq!(holes(&out), vec![0, 1, 2, 3, 4, 5]);
         order.clear();
-        order.children(&pos, &rules, 1, true, true, &mut out);
+        order.children(&pos, &rules, 1, true, true, NO_MOVE, &mut out);
         assert_eq!(holes(&out), vec![0, 1, 2, 3, 4, 5]);
     }
 }

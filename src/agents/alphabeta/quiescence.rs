@@ -52,7 +52,7 @@ impl AlphaBeta {
         let mut best = stand;
         alpha = alpha.max(stand);
         let mut children = [None; 16];
-        let n = order_children(pos, rules, NO_MOVE, &mut children);
+        let n = order_children(pos, rules, NO_MOVE, NO_MOVE, &mut children);
         self.nodes += n as u64;
         for child in children[..n].iter().flatten() {
             if child.is_quiet() {

@@ -35,7 +35,7 @@ impl AlphaBeta {
         beta: Score,
     ) -> Option<(Move, Score)> {
         let mut children = [None; 16];
-        let n = order_children(pos, rules, encode(previous), &mut children);
+        let n = order_children(pos, rules, encode(previous), NO_MOVE, &mut children);
         self.nodes += n as u64;
         let mut best: Option<(Move, Score)> = None;
         for child in children[..n].iter().flatten() {
@@ -210,19 +210,25 @@ impl AlphaBeta {
             tt_move = NO_MOVE;
         }
         if alpha < beta {
+            // The table's move is not simulated again, but counted again as
+            // before, so that node counts and node budgets stay as they were.
             let mut children = [None; 16];
             let n = if E {
                 let (killers, history) = (self.options.killers, self.options.history);
                 self.order
-                    .children(pos, rules, ply, killers, history, &mut children)
+                    .children(pos, rules, ply, killers, history, tt_move, &mut children)
             } else {
-                order_children(pos, rules, NO_MOVE, &mut children)
+                order_children(pos, rules, NO_MOVE, tt_move, &mut children)
             };
-            self.nodes += n as u64;
-            for child in children[..n].iter().flatten() {
-                if encode(child.mv) == tt_move {
-                    continue;
+            self.nodes += n as u64 + u64::from(tt_move != NO_MOVE);
+            if depth > 1 {
+                // The children will look up their table entries: a cache miss
+                // each, started now so that it overlaps the siblings' search.
+                for child in children[..n].iter().flatten() {
+                    crate::prefetch::prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
                 }
+            }
+            for child in children[..n].iter().flatten() {
                 let v = if E && self.options.pvs && best_mv != NO_MOVE {
                     self.scout(rules, pos, child, depth - 1, alpha, beta, since, floor)
                 } else {
