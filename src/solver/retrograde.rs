@@ -40,7 +40,7 @@
 //! North-to-move array, indexed as boards and not as mirror images, keeps a
 //! child's rank near its parent's (sowing leaves the holes before the emptied
 //! one as they were), so the reads stay local in memory. The layer is cut into
-//! [`PHASES`] parts in rank order, updated one after the other, each from the
+//! `PHASES` parts in rank order, updated one after the other, each from the
 //! values the parts before it have just changed (Gauss-Seidel): measured on II
 //! 2x6, this needs about 40% fewer sweeps than updating the whole layer from
 //! the last sweep's values. (The argument above holds for any order of
@@ -81,7 +81,7 @@ pub struct LayerStats {
     /// mirror South's and are not simulated).
     pub inner_moves: u64,
     /// Sweeps over the South-to-move positions until the fixed point (the last
-    /// one changes nothing; see [`PHASES`]).
+    /// one changes nothing; see `PHASES`).
     pub sweeps: u32,
     /// Time spent simulating the moves.
     pub generation: Duration,
