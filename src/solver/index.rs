@@ -67,15 +67,7 @@ impl LayerIndex {
     /// layer's seeds).
     #[inline]
     pub fn rank(&self, board: &Board) -> u64 {
-        let mut rank = 0;
-        let mut left = self.seeds;
-        for (i, &b) in board[..self.holes - 1].iter().enumerate() {
-            let j = self.holes - i;
-            rank += self.comp(left, j) - self.comp(left - b as u32, j);
-            left -= b as u32;
-        }
-        debug_assert_eq!(left, board[self.holes - 1] as u32, "board not in layer");
-        rank
+        self.rank_of(|i| board[i])
     }
 
     /// The rank of `board` with its two rows swapped: the board as the other
@@ -85,15 +77,21 @@ impl LayerIndex {
     #[inline]
     pub fn rotated_rank(&self, board: &Board) -> u64 {
         let n = self.holes / 2;
+        self.rank_of(|i| board[(i + n) % self.holes])
+    }
+
+    /// The rank of the board whose hole `i` holds `hole(i)` seeds.
+    #[inline(always)]
+    fn rank_of(&self, hole: impl Fn(usize) -> u8) -> u64 {
         let mut rank = 0;
         let mut left = self.seeds;
         for i in 0..self.holes - 1 {
-            let b = board[(i + n) % self.holes] as u32;
+            let b = hole(i) as u32;
             let j = self.holes - i;
             rank += self.comp(left, j) - self.comp(left - b, j);
             left -= b;
         }
-        debug_assert_eq!(left, board[n - 1] as u32, "board not in layer");
+        debug_assert_eq!(left, hole(self.holes - 1) as u32, "board not in layer");
         rank
     }
 

@@ -9,6 +9,7 @@
 use crate::agents::evaluation::{limit_reached, stalled_margin, terminal_margin, Score};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::prefetch::prefetch;
 use crate::rules::Rules;
 
 use super::ordering::{encode, order_children, table_child, Child, NO_MOVE};
@@ -225,7 +226,7 @@ impl AlphaBeta {
                 // The children will look up their table entries: a cache miss
                 // each, started now so that it overlaps the siblings' search.
                 for child in children[..n].iter().flatten() {
-                    crate::prefetch::prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
+                    prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
                 }
             }
             for child in children[..n].iter().flatten() {
