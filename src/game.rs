@@ -12,6 +12,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::bits::nth_set_bit;
 use crate::forfeit::ForfeitReason;
 use crate::moves::{Move, MoveList};
 use crate::position::{IllegalMove, MoveEffect, Position};
@@ -358,13 +359,4 @@ pub fn stalled_scores(pos: &Position, leftover: Leftover) -> BySide<u8> {
         }
     }
     scores
-}
-
-/// The index of the `k`-th set bit of `mask` (0-based), which must exist.
-#[inline]
-fn nth_set_bit(mut mask: u32, k: u32) -> u32 {
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros()
 }

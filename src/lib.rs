@@ -9,6 +9,7 @@
 mod agent;
 mod agents;
 pub mod bench;
+mod bits;
 mod csv_text;
 mod diagram;
 mod forfeit;

@@ -17,7 +17,7 @@ use crate::agents::evaluation::{limit_reached, stalled_margin, terminal_margin, 
 use crate::position::Position;
 use crate::rules::Rules;
 
-use super::ordering::{order_children, Child, NO_MOVE};
+use super::ordering::{order_children, Child, Children, NO_MOVE};
 use super::{AlphaBeta, MAX_LINE};
 
 impl AlphaBeta {
@@ -51,10 +51,10 @@ impl AlphaBeta {
         }
         let mut best = stand;
         alpha = alpha.max(stand);
-        let mut children = [None; 16];
-        let n = order_children(pos, rules, NO_MOVE, NO_MOVE, &mut children);
-        self.nodes += n as u64;
-        for child in children[..n].iter().flatten() {
+        let mut children = Children::new();
+        order_children(pos, rules, NO_MOVE, NO_MOVE, &mut children);
+        self.nodes += children.len() as u64;
+        for child in children.iter() {
             if child.is_quiet() {
                 // Captures come first: the rest are quiet.
                 break;

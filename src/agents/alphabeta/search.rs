@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::prefetch::prefetch;
 use crate::rules::Rules;
 
-use super::ordering::{encode, order_children, table_child, Child, NO_MOVE};
+use super::ordering::{encode, order_children, table_child, Child, Children, NO_MOVE};
 use super::tt::{self, Entry, EXACT, LOWER, UPPER};
 use super::{AlphaBeta, CLOCK_EVERY, INF};
 
@@ -35,11 +35,11 @@ impl AlphaBeta {
         mut alpha: Score,
         beta: Score,
     ) -> Option<(Move, Score)> {
-        let mut children = [None; 16];
-        let n = order_children(pos, rules, encode(previous), NO_MOVE, &mut children);
-        self.nodes += n as u64;
+        let mut children = Children::new();
+        order_children(pos, rules, encode(previous), NO_MOVE, &mut children);
+        self.nodes += children.len() as u64;
         let mut best: Option<(Move, Score)> = None;
-        for child in children[..n].iter().flatten() {
+        for child in children.iter() {
             let v = if E && self.options.pvs && best.is_some() {
                 self.scout(rules, pos, child, depth - 1, alpha, beta, 0, None)
             } else {
@@ -213,23 +213,23 @@ impl AlphaBeta {
         if alpha < beta {
             // The table's move is not simulated again, but counted again as
             // before, so that node counts and node budgets stay as they were.
-            let mut children = [None; 16];
-            let n = if E {
+            let mut children = Children::new();
+            if E {
                 let (killers, history) = (self.options.killers, self.options.history);
                 self.order
-                    .children(pos, rules, ply, killers, history, tt_move, &mut children)
+                    .children(pos, rules, ply, killers, history, tt_move, &mut children);
             } else {
-                order_children(pos, rules, NO_MOVE, tt_move, &mut children)
-            };
-            self.nodes += n as u64 + u64::from(tt_move != NO_MOVE);
+                order_children(pos, rules, NO_MOVE, tt_move, &mut children);
+            }
+            self.nodes += children.len() as u64 + u64::from(tt_move != NO_MOVE);
             if depth > 1 {
                 // The children will look up their table entries: a cache miss
                 // each, started now so that it overlaps the siblings' search.
-                for child in children[..n].iter().flatten() {
+                for child in children.iter() {
                     prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
                 }
             }
-            for child in children[..n].iter().flatten() {
+            for child in children.iter() {
                 let v = if E && self.options.pvs && best_mv != NO_MOVE {
                     self.scout(rules, pos, child, depth - 1, alpha, beta, since, floor)
                 } else {

@@ -10,6 +10,7 @@ use crate::agents::evaluation::{
 };
 use crate::agents::greedy::greedy_move;
 use crate::agents::spec::RolloutPolicy;
+use crate::bits::nth_set_bit;
 use crate::moves::Move;
 use crate::position::{MoveEffect, Position};
 use crate::rules::Rules;
@@ -75,19 +76,18 @@ pub(crate) fn leaf_reward(
             return end_reward(&pos, rules);
         }
         let side = pos.side_to_move();
-        let (mv, (next, effect)) = match policy {
+        let (mv, effect) = match policy {
             RolloutPolicy::Greedy => {
                 let mv = greedy_move(&pos, rules, rng);
-                let played = pos
-                    .play_unchecked(rules, mv)
+                let effect = pos
+                    .play_unchecked_in_place(rules, mv)
                     .expect("the greedy move is legal");
-                (mv, played)
+                (mv, effect)
             }
-            _ => random_child(&pos, rules, rng),
+            _ => play_random_child(&mut pos, rules, rng),
         };
         record(side, mv);
         since = if effect.captured > 0 { 0 } else { since + 1 };
-        pos = next;
     }
     if pos.is_over() || limit_reached(rules, since) {
         return end_reward(&pos, rules);
@@ -95,31 +95,26 @@ pub(crate) fn leaf_reward(
     outcome_reward(south_margin(evaluator, &pos, rules), rules.total_seeds())
 }
 
-/// Plays a uniform random legal move, drawn as [`crate::Game::play_random`]
-/// draws it: random non-empty holes until one whose sowing ends, else a pass.
-fn random_child(
-    pos: &Position,
-    rules: &Rules,
-    rng: &mut AgentRng,
-) -> (Move, (Position, MoveEffect)) {
+/// Plays a uniform random legal move in `pos`, drawn as
+/// [`crate::Game::play_random`] draws it: random non-empty holes until one
+/// whose sowing ends, else a pass.
+#[inline]
+fn play_random_child(pos: &mut Position, rules: &Rules, rng: &mut AgentRng) -> (Move, MoveEffect) {
+    let before = *pos;
     let mut mask = pos.nonempty_mask();
     while mask != 0 {
-        let k = rng.random_range(0..mask.count_ones());
-        let mut m = mask;
-        for _ in 0..k {
-            m &= m - 1;
-        }
-        let hole = m.trailing_zeros();
+        let hole = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
         let mv = Move::Sow(hole as u8);
-        if let Some(played) = pos.play_unchecked(rules, mv) {
-            return (mv, played);
+        if let Some(effect) = pos.play_unchecked_in_place(rules, mv) {
+            return (mv, effect);
         }
+        *pos = before;
         mask &= !(1 << hole);
     }
-    let played = pos
-        .play_unchecked(rules, Move::Pass)
+    let effect = pos
+        .play_unchecked_in_place(rules, Move::Pass)
         .expect("a pass always ends");
-    (Move::Pass, played)
+    (Move::Pass, effect)
 }
 
 #[cfg(test)]
