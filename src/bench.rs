@@ -20,6 +20,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::bits::nth_set_bit;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -78,8 +79,7 @@ pub fn floor(rules: &Rules, games: u64, seed: u64) -> Throughput {
         let mut pos = start;
         let mut quiet = 0u32;
         while !pos.is_over() && quiet < limit {
-            let (next, captured) = random_ply(&pos, rules, &mut rng);
-            pos = next;
+            let captured = random_ply(&mut pos, rules, &mut rng);
             plies += 1;
             quiet = if captured { 0 } else { quiet + 1 };
         }
@@ -91,26 +91,23 @@ pub fn floor(rules: &Rules, games: u64, seed: u64) -> Throughput {
     }
 }
 
-/// One uniformly random legal ply from `pos` (as `Game::play_random` draws
-/// it): the new position and whether the mover captured.
+/// Plays one uniformly random legal ply in `pos` (as `Game::play_random`
+/// draws it), in place; whether the mover captured.
 #[inline]
-fn random_ply(pos: &Position, rules: &Rules, rng: &mut ChaCha8Rng) -> (Position, bool) {
+fn random_ply(pos: &mut Position, rules: &Rules, rng: &mut ChaCha8Rng) -> bool {
+    let before = *pos;
     let mut mask = pos.nonempty_mask();
     while mask != 0 {
-        let mut bits = mask;
-        for _ in 0..rng.random_range(0..mask.count_ones()) {
-            bits &= bits - 1;
+        let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
+        if let Some(effect) = pos.play_unchecked_in_place(rules, Move::Sow(i as u8)) {
+            return effect.captured > 0;
         }
-        let i = bits.trailing_zeros();
-        if let Some((next, effect)) = pos.play_unchecked(rules, Move::Sow(i as u8)) {
-            return (next, effect.captured > 0);
-        }
+        *pos = before;
         mask &= !(1 << i);
     }
-    let (next, _) = pos
-        .play_unchecked(rules, Move::Pass)
+    pos.play_unchecked_in_place(rules, Move::Pass)
         .expect("a pass always ends");
-    (next, false)
+    false
 }
 
 /// The harness: `games` random self-play games of `variant` on `2 x holes`
@@ -249,7 +246,7 @@ mod tests {
         let mut game = Game::new(rules);
         while !game.is_over() {
             game.play_random(&mut game_rng);
-            pos = random_ply(&pos, &rules, &mut floor_rng).0;
+            random_ply(&mut pos, &rules, &mut floor_rng);
             assert_eq!(pos, *game.position());
         }
     }
