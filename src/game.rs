@@ -156,7 +156,7 @@ impl Game {
     /// A game from a given position.
     pub fn from_position(rules: Rules, start: Position) -> Game {
         let mut recent = Repetitions::new();
-        recent.record(start);
+        recent.record(&start);
         let mut game = Game {
             rules,
             start,
@@ -291,39 +291,54 @@ impl Game {
         assert!(!self.is_over(), "play_random on a finished game");
         let mut mask = self.position.nonempty_mask();
         self.last_sowable = mask.count_ones();
+        // Played in place: the position is not copied after the sowing has
+        // just written it byte by byte (see `Position::generate_children`).
+        // The copy kept to undo an endless sowing is read only then.
+        let before = self.position;
         while mask != 0 {
-            let k = rng.random_range(0..mask.count_ones());
-            let i = nth_set_bit(mask, k);
+            let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
             let mv = Move::Sow(i as u8);
-            if let Some((next, effect)) = self.position.play_unchecked(&self.rules, mv) {
-                self.advance(mv, next, effect);
+            if let Some(effect) = self.position.play_unchecked_in_place(&self.rules, mv) {
+                self.after_move(mv, effect);
                 return mv;
             }
+            self.position = before;
             mask &= !(1 << i);
         }
-        let (next, effect) = self
+        let effect = self
             .position
-            .play_unchecked(&self.rules, Move::Pass)
+            .play_unchecked_in_place(&self.rules, Move::Pass)
             .expect("a pass always ends");
-        self.advance(Move::Pass, next, effect);
+        self.after_move(Move::Pass, effect);
         Move::Pass
     }
 
     /// Records a legal move and its result, and applies the end and stall rules.
     pub(crate) fn advance(&mut self, mv: Move, next: Position, effect: MoveEffect) {
-        self.moves.push(mv);
         self.position = next;
+        self.after_move(mv, effect);
+    }
+
+    /// As [`Game::advance`], with the position already changed to the one
+    /// after `mv`.
+    #[inline(always)]
+    fn after_move(&mut self, mv: Move, effect: MoveEffect) {
+        self.moves.push(mv);
         self.last_effect = effect;
         let plies = self.plies();
         if effect.game_over {
-            self.outcome = Some(Outcome::new(next.captures(), Ending::Normal, plies));
+            self.outcome = Some(Outcome::new(
+                self.position.captures(),
+                Ending::Normal,
+                plies,
+            ));
             return;
         }
         if effect.captured > 0 {
             self.recent.clear();
         }
         let stall = self.rules.stall;
-        let seen = self.recent.record(next);
+        let seen = self.recent.record(&self.position);
         if effect.captured > 0 {
             return;
         }
@@ -335,7 +350,7 @@ impl Game {
             return;
         };
         self.outcome = Some(Outcome::new(
-            stalled_scores(&next, stall.leftover),
+            stalled_scores(&self.position, stall.leftover),
             ending,
             plies,
         ));

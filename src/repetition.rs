@@ -104,15 +104,15 @@ impl Repetitions {
     /// Records one occurrence of `pos` and returns how many there have been
     /// since the last clear, this one included.
     #[inline]
-    pub(crate) fn record(&mut self, pos: Position) -> u32 {
+    pub(crate) fn record(&mut self, pos: &Position) -> u32 {
         self.len += 1;
         let mask = self.slots.len() - 1;
-        let mut i = key(&pos) as usize & mask;
+        let mut i = key(pos) as usize & mask;
         loop {
             let slot = &mut self.slots[i];
             if slot.generation != self.generation {
                 *slot = Slot {
-                    position: pos,
+                    position: *pos,
                     generation: self.generation,
                     count: 1,
                 };
@@ -122,7 +122,7 @@ impl Repetitions {
                 }
                 return 1;
             }
-            if slot.position == pos {
+            if slot.position == *pos {
                 slot.count += 1;
                 return slot.count;
             }
@@ -202,27 +202,27 @@ mod tests {
         let b: Position = "4,4/4,4 N 0-0".parse().unwrap();
         {
             let mut reps = Repetitions::new();
-            assert_eq!(reps.record(a), 1);
-            assert_eq!(reps.record(b), 1);
-            assert_eq!(reps.record(a), 2);
+            assert_eq!(reps.record(&a), 1);
+            assert_eq!(reps.record(&b), 1);
+            assert_eq!(reps.record(&a), 2);
             // Past the scan limit and through several table growths.
             for k in 0..300u32 {
                 let p: Position = format!("{},{}/1,1 S 0-0", k % 100, k / 100)
                     .parse()
                     .unwrap();
-                assert_eq!(reps.record(p), 1);
+                assert_eq!(reps.record(&p), 1);
             }
-            assert_eq!(reps.record(a), 3);
-            assert_eq!(reps.record(b), 2);
+            assert_eq!(reps.record(&a), 3);
+            assert_eq!(reps.record(&b), 2);
             assert_eq!(reps.len(), 305);
             reps.clear();
             assert_eq!(reps.len(), 0);
-            assert_eq!(reps.record(a), 1);
+            assert_eq!(reps.record(&a), 1);
             for _ in 0..40 {
-                reps.record(b);
+                reps.record(&b);
             }
-            assert_eq!(reps.record(b), 41);
-            assert_eq!(reps.record(a), 2);
+            assert_eq!(reps.record(&b), 41);
+            assert_eq!(reps.record(&a), 2);
         }
     }
 
@@ -232,12 +232,12 @@ mod tests {
         {
             let mut reps = Repetitions::new();
             for k in 1..=5 {
-                assert_eq!(reps.record(a), k);
+                assert_eq!(reps.record(&a), k);
             }
             // Grown past its first size, then dropped into the store.
             for k in 0..100u32 {
                 let p: Position = format!("{},{}/2,2 N 0-0", k % 50, k / 50).parse().unwrap();
-                assert_eq!(reps.record(p), 1);
+                assert_eq!(reps.record(&p), 1);
             }
         }
         let mut reused = Repetitions::new();
@@ -246,10 +246,10 @@ mod tests {
             "the grown table is reused"
         );
         assert_eq!(reused.len(), 0);
-        assert_eq!(reused.record(a), 1);
+        assert_eq!(reused.record(&a), 1);
         let p: Position = "3,0/2,2 N 0-0".parse().unwrap();
-        assert_eq!(reused.record(p), 1);
-        assert_eq!(reused.record(p), 2);
+        assert_eq!(reused.record(&p), 1);
+        assert_eq!(reused.record(&p), 2);
     }
 
     #[test]
@@ -257,16 +257,16 @@ mod tests {
         let a: Position = "4,4/4,4 S 0-0".parse().unwrap();
         let mut reps = Repetitions::new();
         reps.generation = u32::MAX;
-        assert_eq!(reps.record(a), 1);
-        assert_eq!(reps.record(a), 2);
+        assert_eq!(reps.record(&a), 1);
+        assert_eq!(reps.record(&a), 2);
         reps.clear();
         assert_eq!(reps.generation, 1);
         assert_eq!(
-            reps.record(a),
+            reps.record(&a),
             1,
             "a slot of the last generation is not counted"
         );
         reps.clear();
-        assert_eq!(reps.record(a), 1);
+        assert_eq!(reps.record(&a), 1);
     }
 }
