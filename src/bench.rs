@@ -16,12 +16,10 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::bits::nth_set_bit;
-use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::tournament::{
@@ -95,19 +93,8 @@ pub fn floor(rules: &Rules, games: u64, seed: u64) -> Throughput {
 /// draws it), in place; whether the mover captured.
 #[inline]
 fn random_ply(pos: &mut Position, rules: &Rules, rng: &mut ChaCha8Rng) -> bool {
-    let before = *pos;
-    let mut mask = pos.nonempty_mask();
-    while mask != 0 {
-        let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
-        if let Some(effect) = pos.play_unchecked_in_place(rules, Move::Sow(i as u8)) {
-            return effect.captured > 0;
-        }
-        *pos = before;
-        mask &= !(1 << i);
-    }
-    pos.play_unchecked_in_place(rules, Move::Pass)
-        .expect("a pass always ends");
-    false
+    let (_, effect) = pos.play_random_in_place(rules, pos.nonempty_mask(), rng);
+    effect.captured > 0
 }
 
 /// The harness: `games` random self-play games of `variant` on `2 x holes`

@@ -12,7 +12,6 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bits::nth_set_bit;
 use crate::forfeit::ForfeitReason;
 use crate::moves::{Move, MoveList};
 use crate::position::{IllegalMove, MoveEffect, Position};
@@ -289,28 +288,13 @@ impl Game {
     /// If the game is over.
     pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Move {
         assert!(!self.is_over(), "play_random on a finished game");
-        let mut mask = self.position.nonempty_mask();
+        let mask = self.position.nonempty_mask();
         self.last_sowable = mask.count_ones();
         // Played in place: the position is not copied after the sowing has
         // just written it byte by byte (see `Position::generate_children`).
-        // The copy kept to undo an endless sowing is read only then.
-        let before = self.position;
-        while mask != 0 {
-            let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
-            let mv = Move::Sow(i as u8);
-            if let Some(effect) = self.position.play_unchecked_in_place(&self.rules, mv) {
-                self.after_move(mv, effect);
-                return mv;
-            }
-            self.position = before;
-            mask &= !(1 << i);
-        }
-        let effect = self
-            .position
-            .play_unchecked_in_place(&self.rules, Move::Pass)
-            .expect("a pass always ends");
-        self.after_move(Move::Pass, effect);
-        Move::Pass
+        let (mv, effect) = self.position.play_random_in_place(&self.rules, mask, rng);
+        self.after_move(mv, effect);
+        mv
     }
 
     /// Records a legal move and its result, and applies the end and stall rules.

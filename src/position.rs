@@ -12,8 +12,10 @@
 
 use std::fmt;
 
+use rand::Rng;
 use thiserror::Error;
 
+use crate::bits::nth_set_bit;
 use crate::moves::{Move, MoveList};
 use crate::rules::{LastFour, Rules, Variant, MAX_HOLES};
 use crate::side::{BySide, Side};
@@ -304,10 +306,42 @@ impl Position {
         match mv {
             Move::Sow(i) => self.sow_in_place(rules.variant, i, rules.last_four, &mut ()),
             Move::Pass => {
-                self.side = self.side.opponent();
-                Some(MoveEffect::default())
+                let (next, effect) = self.pass();
+                *self = next;
+                Some(effect)
             }
         }
+    }
+
+    /// Plays a uniform random legal move in place and returns it with its
+    /// effect: random non-empty holes, drawn with `rng`, until one whose
+    /// sowing ends (uniform over the legal moves), else a pass. `mask` is
+    /// [`Position::nonempty_mask`], read by the caller (before this call
+    /// copies the position to undo an endless sowing: read from the fresh
+    /// copy, it waited on the copy's stores). The one draw of the game loop,
+    /// the MCTS rollouts and the bench's floor.
+    #[inline(always)]
+    pub(crate) fn play_random_in_place<R: Rng + ?Sized>(
+        &mut self,
+        rules: &Rules,
+        mut mask: u32,
+        rng: &mut R,
+    ) -> (Move, MoveEffect) {
+        debug_assert_eq!(mask, self.nonempty_mask());
+        let before = *self;
+        while mask != 0 {
+            let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
+            let mv = Move::Sow(i as u8);
+            if let Some(effect) = self.play_unchecked_in_place(rules, mv) {
+                return (mv, effect);
+            }
+            *self = before;
+            mask &= !(1 << i);
+        }
+        let effect = self
+            .play_unchecked_in_place(rules, Move::Pass)
+            .expect("a pass always ends");
+        (Move::Pass, effect)
     }
 
     /// Plays `mv` after checking it, under `rules` (variant and last-four option).

@@ -2,17 +2,14 @@
 //! at a cap and scored by the evaluation there), or the evaluation of the leaf
 //! itself. Rewards are South's, in `[0, 1]`.
 
-use rand::Rng;
-
 use crate::agent::AgentRng;
 use crate::agents::evaluation::{
     limit_reached, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score,
 };
 use crate::agents::greedy::greedy_move;
 use crate::agents::spec::RolloutPolicy;
-use crate::bits::nth_set_bit;
 use crate::moves::Move;
-use crate::position::{MoveEffect, Position};
+use crate::position::Position;
 use crate::rules::Rules;
 use crate::side::Side;
 
@@ -84,7 +81,7 @@ pub(crate) fn leaf_reward(
                     .expect("the greedy move is legal");
                 (mv, effect)
             }
-            _ => play_random_child(&mut pos, rules, rng),
+            _ => pos.play_random_in_place(rules, pos.nonempty_mask(), rng),
         };
         record(side, mv);
         since = if effect.captured > 0 { 0 } else { since + 1 };
@@ -93,28 +90,6 @@ pub(crate) fn leaf_reward(
         return end_reward(&pos, rules);
     }
     outcome_reward(south_margin(evaluator, &pos, rules), rules.total_seeds())
-}
-
-/// Plays a uniform random legal move in `pos`, drawn as
-/// [`crate::Game::play_random`] draws it: random non-empty holes until one
-/// whose sowing ends, else a pass.
-#[inline]
-fn play_random_child(pos: &mut Position, rules: &Rules, rng: &mut AgentRng) -> (Move, MoveEffect) {
-    let before = *pos;
-    let mut mask = pos.nonempty_mask();
-    while mask != 0 {
-        let hole = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
-        let mv = Move::Sow(hole as u8);
-        if let Some(effect) = pos.play_unchecked_in_place(rules, mv) {
-            return (mv, effect);
-        }
-        *pos = before;
-        mask &= !(1 << hole);
-    }
-    let effect = pos
-        .play_unchecked_in_place(rules, Move::Pass)
-        .expect("a pass always ends");
-    (Move::Pass, effect)
 }
 
 #[cfg(test)]
