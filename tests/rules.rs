@@ -246,6 +246,50 @@ fn endless_sowing_is_not_a_legal_move() {
     }
 }
 
+/// The random move (the harness's games, MCTS rollouts, the bench's floor all
+/// draw it, in place) is uniform over the legal moves and never an endless
+/// sowing: where one of two non-empty holes cycles, the other is played every
+/// time, the position it leads to is exactly `play`'s, and where three
+/// holes are legal each comes about a third of the time.
+#[test]
+fn a_random_move_is_uniform_over_the_legal_moves_and_never_endless() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+    for v in ALL {
+        let endless = pos("1,3/1,0 S 0-0");
+        let rules = rules_for(v, &endless);
+        for _ in 0..200 {
+            let mut game = Game::from_position(rules, endless);
+            assert_eq!(game.play_random(&mut rng), Move::Sow(0));
+            let (expected, _) = endless.play(&rules, Move::Sow(0)).unwrap();
+            assert_eq!(
+                *game.position(),
+                expected,
+                "{v:?}: undone after the endless try"
+            );
+            assert_eq!(game.last_sowable(), 2);
+        }
+        let three = pos("1,0,2,1/1,1,1,1 S 0-0");
+        let rules = rules_for(v, &three);
+        let legal = three.legal_moves(&rules);
+        assert_eq!(legal.len(), 3, "{v:?}");
+        let mut counts = [0u32; 4];
+        for _ in 0..3000 {
+            let mut game = Game::from_position(rules, three);
+            let mv = game.play_random(&mut rng);
+            assert!(legal.as_slice().contains(&mv), "{v:?}: {mv:?}");
+            assert_eq!(*game.position(), three.play(&rules, mv).unwrap().0);
+            if let Move::Sow(i) = mv {
+                counts[i as usize] += 1;
+            }
+        }
+        // Each of 3 moves in 3,000 draws: 1,000 expected, sd about 26.
+        for i in [0, 2, 3] {
+            assert!((900..=1100).contains(&counts[i]), "{v:?}: {counts:?}");
+        }
+    }
+}
+
 /// Regression (issue 16, the first-player study): from this Hoyito III 2x12
 /// position North's hole 12 sows more than 20 million laps without ending or
 /// repeating a sowing state, and exact detection stalled an alpha-beta search
