@@ -1,6 +1,7 @@
 //! The `k`-th set bit of a hole mask: how a random move is drawn (the `k`-th
-//! of the mover's non-empty holes), in the harness's game loop and in MCTS
-//! rollouts.
+//! of the mover's non-empty holes) by `Position::play_random_in_place`, the
+//! one draw of the harness's game loop, the MCTS rollouts and the bench's
+//! floor.
 //!
 //! Clearing the lowest set bit `k` times costs a loop whose trip count is
 //! random, and so a mispredicted branch on most draws; a table of the set
