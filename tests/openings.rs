@@ -345,6 +345,27 @@ fn shipped_books_parse_are_distinct_and_replay() {
     assert_eq!(found, 6);
 }
 
+/// The ladder books of issue 12 (`openings/strength/`): one entry per pair of
+/// a 300-pair ladder, each distinct and replaying to its position (`Book::load`
+/// refuses anything else), on the board its name says.
+#[test]
+fn strength_books_hold_300_distinct_entries_that_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/strength");
+    for (name, variant, holes) in [
+        ("i-2x6.txt", "i", 6),
+        ("ii-2x6.txt", "ii", 6),
+        ("iii-2x6.txt", "iii", 6),
+        ("ii-2x12.txt", "ii", 12),
+        ("ii-2x12-deep.txt", "ii", 12),
+    ] {
+        let path = dir.join(name);
+        let book = Book::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(book.variant.to_string(), variant, "{}", path.display());
+        assert_eq!((book.holes, book.seeds), (holes, 4), "{}", path.display());
+        assert_eq!(book.entries.len(), 300, "{}", path.display());
+    }
+}
+
 #[test]
 fn books_apply_to_their_own_setting_and_one_book_per_setting() {
     let tmp = tempfile::tempdir().unwrap();

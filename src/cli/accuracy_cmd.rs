@@ -8,10 +8,10 @@
 //! CSV, a JSON and a per-position CSV. Times go to standard error, so that
 //! standard output and the files are the same for the same flags.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::progress::counting_bar;
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
 use hoyito::solver::Tablebase;
@@ -20,7 +20,6 @@ use hoyito::strength::{
     Judged, PositionSet, SampleSpec,
 };
 use hoyito::{NamedAgent, Roster, Rules, Variant};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Seeds per hole of the games started from the positions (the standard game).
 const SEEDS_PER_HOLE: u32 = 4;
@@ -67,23 +66,6 @@ pub struct AccuracyArgs {
     /// Worker threads, 0 = all cores (the figures do not depend on it).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-}
-
-/// A progress bar over `total` items when standard error is a terminal.
-fn progress_bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    let template = format!(
-        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} (eta {{eta}})"
-    );
-    bar.set_style(
-        ProgressStyle::with_template(&template)
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    bar
 }
 
 /// `hoyito accuracy`.
@@ -157,7 +139,7 @@ fn run(args: AccuracyArgs) -> Result<()> {
     };
     let mut scored = Vec::new();
     for agent in &agents {
-        let bar = progress_bar(
+        let bar = counting_bar(
             set.positions.len() as u64,
             &format!("positions, {}", agent.name),
         );
@@ -204,7 +186,7 @@ fn build_tables(
         .collect::<std::collections::BTreeSet<u32>>()
         .iter()
         .fold(0u64, |sum, &k| sum.saturating_add(tables.key(k).entries()));
-    let bar = progress_bar(total, "table positions");
+    let bar = counting_bar(total, "table positions");
     let start = Instant::now();
     for &k in layers {
         tables

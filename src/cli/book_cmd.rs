@@ -11,6 +11,8 @@ use clap::Args;
 use hoyito::openings::{generate_book, BookRequest};
 use hoyito::{check_board, Roster, Variant};
 
+use super::progress::counting_bar;
+
 /// The most positions a book may hold: sampling tries up to 100 times as many
 /// positions (`SAMPLES_PER_ENTRY`), which must stay a count that fits.
 const MAX_COUNT: u32 = 10_000_000;
@@ -92,7 +94,14 @@ pub fn book(args: BookArgs) -> Result<()> {
         tables: args.tables.clone(),
         command: command_line(&args),
     };
-    let book = generate_book(&request, &|_| {})?;
+    // Books judged by a deep search take minutes: show how far it got.
+    let bar = counting_bar(u64::from(args.count), "positions");
+    let book = generate_book(&request, &|accepted, evaluated| {
+        bar.set_position(accepted as u64);
+        bar.set_message(format!("kept of {evaluated} evaluated"));
+    });
+    bar.finish_and_clear();
+    let book = book?;
     std::fs::write(&args.out, book.to_text())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(

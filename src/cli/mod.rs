@@ -12,6 +12,7 @@ mod match_cmd;
 mod merge_cmd;
 mod play_cmd;
 mod position_cmds;
+mod progress;
 mod replay_cmd;
 mod report_cmd;
 mod run_cmd;

@@ -7,16 +7,15 @@
 //! and no flag has a one-letter form that could be taken for another
 //! (`-v` is not `--variant`).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::progress::counting_bar;
 use anyhow::{Context, Result};
 use clap::Args;
 use hoyito::solver::study::{capture_share, check_layer};
 use hoyito::solver::{LayerSource, Tablebase};
 use hoyito::{Position, Variant};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `hoyito solve`.
 #[derive(Debug, Args)]
@@ -77,22 +76,6 @@ pub struct CapturesArgs {
     seeds: u32,
 }
 
-/// A progress bar over `total` positions when standard error is a terminal.
-fn progress_bar(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions ({per_sec}, eta {eta})",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 fn table_dir(dir: Option<&Path>) -> Result<()> {
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
@@ -120,7 +103,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     let total = layers
         .iter()
         .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));
-    let bar = progress_bar(total);
+    let bar = counting_bar(total, "positions");
     let start = Instant::now();
     let mut built = 0u64;
     for k in layers {
@@ -175,7 +158,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     let total = Tablebase::dependencies(seeds)
         .iter()
         .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));
-    let bar = progress_bar(total);
+    let bar = counting_bar(total, "positions");
     tb.ensure(seeds, Some(dir), &|n| bar.inc(n))
         .with_context(context)?;
     bar.finish_and_clear();
@@ -193,7 +176,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
 /// `hoyito captures`.
 pub fn captures(args: CapturesArgs) -> Result<()> {
     let positions = check_layer(args.variant, args.holes, args.seeds)?;
-    let bar = progress_bar(positions);
+    let bar = counting_bar(positions, "positions");
     let share = capture_share(args.variant, args.holes, args.seeds, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let pct = |n: u64| 100.0 * n as f64 / share.positions as f64;

@@ -178,8 +178,12 @@ pub fn evaluate_opening(
 /// evaluation lies within `max_eval` seeds of 0. Samples where the game ended,
 /// or fewer plies could be played, are skipped; after
 /// `max(SAMPLES_PER_ENTRY * count, MIN_SAMPLES)` samples the request is refused.
-/// `progress` is told how many positions are accepted so far.
-pub fn generate_book(request: &BookRequest, progress: &dyn Fn(usize)) -> Result<Book, BookError> {
+/// `progress` is told, after each batch, how many positions are accepted and
+/// how many candidates were evaluated so far.
+pub fn generate_book(
+    request: &BookRequest,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Book, BookError> {
     if request.plies > MAX_BOOK_PLIES {
         return Err(BookError::Request(format!(
             "--plies {} is too many: at most {MAX_BOOK_PLIES}",
@@ -245,9 +249,9 @@ pub fn generate_book(request: &BookRequest, progress: &dyn Fn(usize)) -> Result<
                     position: *game.position(),
                     plies: game.moves().to_vec(),
                 });
-                progress(entries.len());
             }
         }
+        progress(entries.len(), evaluated);
     }
     if entries.len() < request.count {
         return Err(BookError::Unreachable {
