@@ -334,11 +334,12 @@ fn shipped_books_parse_are_distinct_and_replay() {
     let mut found = 0;
     for variant in ["i", "ii", "iii"] {
         for holes in [6, 12] {
-            let path = dir.join(format!("{variant}-2x{holes}.txt"));
-            let book = Book::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(book.variant.to_string(), variant, "{}", path.display());
-            assert_eq!((book.holes, book.seeds), (holes, 4), "{}", path.display());
-            assert_eq!(book.entries.len(), 200, "{}", path.display());
+            check_book(
+                &dir.join(format!("{variant}-2x{holes}.txt")),
+                variant,
+                holes,
+                200,
+            );
             found += 1;
         }
     }
@@ -358,12 +359,17 @@ fn strength_books_hold_300_distinct_entries_that_replay() {
         ("ii-2x12.txt", "ii", 12),
         ("ii-2x12-deep.txt", "ii", 12),
     ] {
-        let path = dir.join(name);
-        let book = Book::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(book.variant.to_string(), variant, "{}", path.display());
-        assert_eq!((book.holes, book.seeds), (holes, 4), "{}", path.display());
-        assert_eq!(book.entries.len(), 300, "{}", path.display());
+        check_book(&dir.join(name), variant, holes, 300);
     }
+}
+
+/// Loads a shipped book (which replays every entry and refuses repeats) and
+/// checks its variant, board (four seeds a hole) and number of entries.
+fn check_book(path: &Path, variant: &str, holes: u8, entries: usize) {
+    let book = Book::load(path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(book.variant.to_string(), variant, "{}", path.display());
+    assert_eq!((book.holes, book.seeds), (holes, 4), "{}", path.display());
+    assert_eq!(book.entries.len(), entries, "{}", path.display());
 }
 
 #[test]

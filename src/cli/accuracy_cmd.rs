@@ -11,7 +11,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::progress::counting_bar;
 use anyhow::{Context, Result};
 use clap::{ArgGroup, Args};
 use hoyito::solver::Tablebase;
@@ -20,6 +19,8 @@ use hoyito::strength::{
     Judged, PositionSet, SampleSpec,
 };
 use hoyito::{NamedAgent, Roster, Rules, Variant};
+
+use super::progress::counting_bar;
 
 /// Seeds per hole of the games started from the positions (the standard game).
 const SEEDS_PER_HOLE: u32 = 4;

@@ -10,12 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::progress::counting_bar;
 use anyhow::{Context, Result};
 use clap::Args;
 use hoyito::solver::study::{capture_share, check_layer};
 use hoyito::solver::{LayerSource, Tablebase};
 use hoyito::{Position, Variant};
+
+use super::progress::counting_bar;
 
 /// Arguments of `hoyito solve`.
 #[derive(Debug, Args)]
