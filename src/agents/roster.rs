@@ -143,6 +143,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("killers", Type::Flag, false, "true or false"),
             ("history", Type::Flag, false, "true or false"),
             ("quiescence", Type::Count, false, "an integer from 0 (off) to 32"),
+            (
+                "reductions",
+                Type::Count,
+                false,
+                "an integer from 0 (off) to 4 (with pvs = true)",
+            ),
             ("max_seeds", Type::Count, false, "an integer from 0 to 120"),
             ("tables", Type::Text, false, "a directory path (with max_seeds)"),
         ],
@@ -361,7 +367,7 @@ mod tests {
             (
                 "alphabeta",
                 "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
-                 killers = true\nhistory = true\nquiescence = 4\nmax_seeds = 8\ntables = \"t\"",
+                 killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"",
             ),
             (
                 "mcts",

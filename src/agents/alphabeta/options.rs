@@ -11,6 +11,8 @@ use crate::solver::MAX_TABLE_SEEDS;
 
 /// The deepest quiescence search allowed, in turns.
 pub const MAX_QUIESCENCE: u32 = 32;
+/// The largest late move reduction allowed, in plies.
+pub const MAX_REDUCTIONS: u32 = 4;
 /// The widest aspiration window allowed, in seeds (more than any margin).
 pub const MAX_ASPIRATION: u32 = 255;
 
@@ -39,6 +41,12 @@ pub struct SearchOptions {
     /// (0 = off); a turn with extra moves counts once.
     #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub quiescence: u32,
+    /// Late move reductions, in plies (0 = off): with principal variation
+    /// search, a quiet move (no capture) searched late at a node of depth 3
+    /// or more is first searched this many plies shallower with a null
+    /// window, and again at full depth only when it beats alpha.
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    pub reductions: u32,
     /// Exact endgame-table scores for positions with at most this many seeds
     /// on the board (off when absent); tables hold under the default options
     /// of RULES.md only.
@@ -62,6 +70,19 @@ impl SearchOptions {
             return Err(format!(
                 "aspiration = {} is out of range: allowed 0 (off) to {MAX_ASPIRATION}",
                 self.aspiration
+            ));
+        }
+        if self.reductions > MAX_REDUCTIONS {
+            return Err(format!(
+                "reductions = {} is out of range: allowed 0 (off) to {MAX_REDUCTIONS}",
+                self.reductions
+            ));
+        }
+        if self.reductions > 0 && !self.pvs {
+            return Err(format!(
+                "reductions = {} needs pvs = true: a reduced move is searched with \
+                 principal variation search's null window",
+                self.reductions
             ));
         }
         if self.quiescence > MAX_QUIESCENCE {
@@ -105,6 +126,9 @@ impl fmt::Display for SearchOptions {
         if self.quiescence > 0 {
             write!(f, " quiescence={}", self.quiescence)?;
         }
+        if self.reductions > 0 {
+            write!(f, " reductions={}", self.reductions)?;
+        }
         if let Some(k) = self.max_seeds {
             write!(f, " max_seeds={k}")?;
         }
@@ -129,13 +153,14 @@ mod tests {
             killers: true,
             history: true,
             quiescence: 8,
+            reductions: 1,
             max_seeds: Some(8),
             tables: None,
         };
         assert!(on.any() && on.validate().is_ok());
         assert_eq!(
             on.to_string(),
-            " pvs=true aspiration=3 killers=true history=true quiescence=8 max_seeds=8"
+            " pvs=true aspiration=3 killers=true history=true quiescence=8 reductions=1 max_seeds=8"
         );
     }
 
@@ -146,6 +171,20 @@ mod tests {
             ..SearchOptions::default()
         };
         assert!(q.validate().unwrap_err().starts_with("quiescence = 33"));
+        let r = SearchOptions {
+            pvs: true,
+            reductions: 5,
+            ..SearchOptions::default()
+        };
+        assert!(r
+            .validate()
+            .unwrap_err()
+            .starts_with("reductions = 5 is out"));
+        let r = SearchOptions {
+            reductions: 1,
+            ..SearchOptions::default()
+        };
+        assert!(r.validate().unwrap_err().contains("needs pvs = true"));
         let t = SearchOptions {
             tables: Some("t".into()),
             ..SearchOptions::default()

@@ -16,6 +16,12 @@ use super::ordering::{encode, order_children, table_child, Child, Children, NO_M
 use super::tt::{self, Entry, EXACT, LOWER, UPPER};
 use super::{AlphaBeta, CLOCK_EVERY, INF};
 
+/// Moves searched at full depth at a node before late move reductions start
+/// (the table's move counted).
+const REDUCE_AFTER: usize = 3;
+/// The shallowest node whose late moves are reduced.
+const REDUCE_FROM_DEPTH: u32 = 3;
+
 /// The capture difference for the side to move.
 #[inline]
 pub(super) fn material(pos: &Position) -> Score {
@@ -79,6 +85,35 @@ impl AlphaBeta {
         let v = self.child_value::<true>(rules, pos, child, depth, alpha, alpha + 1, since, floor);
         if v > alpha && v < beta && !self.aborted {
             self.child_value::<true>(rules, pos, child, depth, alpha, beta, since, floor)
+        } else {
+            v
+        }
+    }
+
+    /// A late quiet child in principal variation search: a null window
+    /// `r` plies shallower first (not below depth 1), then [`Self::scout`] at
+    /// full depth only when the child beats alpha (late move reductions, as
+    /// in chess programs: the moves ordered last rarely turn out best, so
+    /// most are refuted by the cheaper search).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn reduced(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        child: &Child,
+        depth: u32,
+        r: u32,
+        alpha: Score,
+        beta: Score,
+        since: u32,
+        floor: Option<usize>,
+    ) -> Score {
+        let shallow = depth.saturating_sub(r).max(1);
+        let v =
+            self.child_value::<true>(rules, pos, child, shallow, alpha, alpha + 1, since, floor);
+        if v > alpha && !self.aborted {
+            self.scout(rules, pos, child, depth, alpha, beta, since, floor)
         } else {
             v
         }
@@ -229,9 +264,15 @@ impl AlphaBeta {
                     prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
                 }
             }
-            for child in children.iter() {
+            for (index, child) in children.iter().enumerate() {
                 let v = if E && self.options.pvs && best_mv != NO_MOVE {
-                    self.scout(rules, pos, child, depth - 1, alpha, beta, since, floor)
+                    let late = index + usize::from(tt_move != NO_MOVE) >= REDUCE_AFTER;
+                    let r = self.options.reductions;
+                    if r > 0 && late && depth >= REDUCE_FROM_DEPTH && child.is_quiet() {
+                        self.reduced(rules, pos, child, depth - 1, r, alpha, beta, since, floor)
+                    } else {
+                        self.scout(rules, pos, child, depth - 1, alpha, beta, since, floor)
+                    }
                 } else {
                     self.child_value::<E>(rules, pos, child, depth - 1, alpha, beta, since, floor)
                 };
