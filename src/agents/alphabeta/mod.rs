@@ -1,7 +1,8 @@
 //! Full-width game-tree search, the strong and exactly reproducible opponent:
 //! negamax alpha-beta with iterative deepening and a transposition table, and
 //! opt-in enhancements (principal variation search, aspiration windows, killer
-//! and history ordering, quiescence, exact endgame-table scores).
+//! and history ordering, quiescence, late move reductions, exact endgame-table
+//! scores).
 //!
 //! One concept per file: the driver here (iterative deepening, aspiration,
 //! budgets), the node search in `search`, the quiescence search in

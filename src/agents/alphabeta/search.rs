@@ -1,7 +1,8 @@
 //! The node search: negamax alpha-beta over the children of a position, with
 //! the transposition table, the stall rules on the line, and (in the enhanced
 //! search, `E = true`) principal variation search, killer and history
-//! ordering, quiescence at the leaves and endgame-table scores.
+//! ordering, late move reductions, quiescence at the leaves and endgame-table
+//! scores.
 //!
 //! The plain search is the same code with `E = false`, so that its moves and
 //! node counts stay exactly those of the roster's existing agents.
