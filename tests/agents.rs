@@ -301,10 +301,18 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         let agent = shipped.get(name).unwrap();
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
     }
-    // The studies' champion is the strength issue's champion under one name.
+    // The studies' champion is the strength issue's 2x6 champion under one
+    // name, and the 2x12 champion is the same search with four times the nodes.
     let champion = &shipped.get("champion").unwrap().spec;
     assert_eq!(champion, &shipped.get("champion-2x6").unwrap().spec);
-    assert_eq!(champion, &shipped.get("champion-2x12").unwrap().spec);
+    let keys = |name: &str| -> toml::Table {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("agents/{name}.toml"));
+        toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (mut small, mut large) = (keys("champion"), keys("champion-2x12"));
+    assert_eq!(small.remove("nodes"), Some(toml::Value::Integer(1_000_000)));
+    assert_eq!(large.remove("nodes"), Some(toml::Value::Integer(4_000_000)));
+    assert_eq!(small, large);
 }
 
 /// Score of `a` against `b` (win 1, draw ½) over `pairs` seat-swapped pairs of
