@@ -280,7 +280,8 @@ fn the_roster_loads_sorted_and_names_what_exists() {
     let msg = roster.get("c").unwrap_err().to_string();
     assert!(msg.contains("\"c\"") && msg.contains("a, b"), "{msg}");
 
-    let shipped = Roster::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("agents")).unwrap();
+    let agents_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("agents");
+    let shipped = Roster::load(&agents_dir).unwrap();
     for name in [
         "random",
         "greedy",
@@ -306,8 +307,8 @@ fn the_roster_loads_sorted_and_names_what_exists() {
     let champion = &shipped.get("champion").unwrap().spec;
     assert_eq!(champion, &shipped.get("champion-2x6").unwrap().spec);
     let keys = |name: &str| -> toml::Table {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("agents/{name}.toml"));
-        toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        let text = std::fs::read_to_string(agents_dir.join(format!("{name}.toml"))).unwrap();
+        toml::from_str(&text).unwrap()
     };
     let (mut small, mut large) = (keys("champion"), keys("champion-2x12"));
     assert_eq!(small.remove("nodes"), Some(toml::Value::Integer(1_000_000)));

@@ -240,10 +240,10 @@ fn the_table_is_not_reused_across_games() {
 
 /// Late move reductions search a late quiet move a few plies shallower with
 /// a null window first, and again at full depth when it beats alpha. Where
-/// the plain search's score has reached the exact value (the tables', at
-/// depth 8 and again at 16: the lines end well inside the horizon), the
-/// reduced search at depth 16 must find it too, while searching fewer
-/// nodes. Hoyito II 2x6 endgames of 6 to 10 seeds drawn from the tables.
+/// the same search without reductions (PVS, killers, history) has reached
+/// the exact value (the tables', at depth 8 and again at 16: the lines end
+/// well inside the horizon), the reduced search at depth 16 must find it
+/// too, while searching fewer nodes. Hoyito II 2x6 endgames of 6 to 10 seeds drawn from the tables.
 /// (This does not catch a missing search again at full depth: in these
 /// endgames the null window's fail-soft bound of a reduced move that beats
 /// alpha is nearly always its exact value, checked by removing it.)
@@ -265,13 +265,13 @@ fn late_move_reductions_keep_the_exact_value_where_the_lines_end() {
     for pos in sample_positions(&rules, spec).unwrap() {
         let game = Game::from_position(rules, pos);
         let exact = tb.probe(&pos).expect("inside the tables").value as i32;
-        let plain = |depth| {
+        let unreduced = |depth| {
             AlphaBeta::new(budget(depth))
                 .with_options(ordering_and_windows(0))
                 .without_transpositions()
                 .search(&game)
         };
-        let (shallow, deep) = (plain(8), plain(16));
+        let (shallow, deep) = (unreduced(8), unreduced(16));
         if shallow.score != exact || deep.score != exact {
             continue;
         }

@@ -267,9 +267,13 @@ impl AlphaBeta {
             }
             for (index, child) in children.iter().enumerate() {
                 let v = if E && self.options.pvs && best_mv != NO_MOVE {
-                    let late = index + usize::from(tt_move != NO_MOVE) >= REDUCE_AFTER;
                     let r = self.options.reductions;
-                    if r > 0 && late && depth >= REDUCE_FROM_DEPTH && child.is_quiet() {
+                    // Late: the table's move, searched before the list, counts.
+                    if r > 0
+                        && depth >= REDUCE_FROM_DEPTH
+                        && index + usize::from(tt_move != NO_MOVE) >= REDUCE_AFTER
+                        && child.is_quiet()
+                    {
                         self.reduced(rules, pos, child, depth - 1, r, alpha, beta, since, floor)
                     } else {
                         self.scout(rules, pos, child, depth - 1, alpha, beta, since, floor)
