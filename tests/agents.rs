@@ -303,7 +303,7 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
     }
     // The studies' champion is the strength issue's 2x6 champion under one
-    // name, and the 2x12 champion is the same search with four times the nodes.
+    // name, and the 2x12 champion is the same search with sixteen times the nodes.
     let champion = &shipped.get("champion").unwrap().spec;
     assert_eq!(champion, &shipped.get("champion-2x6").unwrap().spec);
     let keys = |name: &str| -> toml::Table {
@@ -312,7 +312,10 @@ fn the_roster_loads_sorted_and_names_what_exists() {
     };
     let (mut small, mut large) = (keys("champion"), keys("champion-2x12"));
     assert_eq!(small.remove("nodes"), Some(toml::Value::Integer(1_000_000)));
-    assert_eq!(large.remove("nodes"), Some(toml::Value::Integer(4_000_000)));
+    assert_eq!(
+        large.remove("nodes"),
+        Some(toml::Value::Integer(16_000_000))
+    );
     assert_eq!(small, large);
 }
 
