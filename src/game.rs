@@ -12,6 +12,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::board_key::{self, KeyKeeper, LapSums};
 use crate::forfeit::ForfeitReason;
 use crate::moves::{Move, MoveList};
 use crate::position::{IllegalMove, MoveEffect, Position};
@@ -139,6 +140,11 @@ pub struct Game {
     moves: Vec<Move>,
     /// The positions since the last capture, counted.
     recent: Repetitions,
+    /// The key of the current board (`src/board_key.rs`), kept up to date by
+    /// the random moves' sowing and computed again after any other move.
+    board_key: u64,
+    /// The running sums that keep it, for this board.
+    lap_sums: &'static LapSums,
     outcome: Option<Outcome>,
     /// What the last move did (the default before any).
     last_effect: MoveEffect,
@@ -154,14 +160,18 @@ impl Game {
 
     /// A game from a given position.
     pub fn from_position(rules: Rules, start: Position) -> Game {
+        let len = start.len();
+        let board_key = board_key::of(&start.board, len);
         let mut recent = Repetitions::new();
-        recent.record(&start);
+        recent.record(&start, board_key);
         let mut game = Game {
             rules,
             start,
             position: start,
             moves: Vec::with_capacity(128),
             recent,
+            board_key,
+            lap_sums: LapSums::of(len),
             outcome: None,
             last_effect: MoveEffect::default(),
             last_sowable: 0,
@@ -291,8 +301,13 @@ impl Game {
         let mask = self.position.nonempty_mask();
         self.last_sowable = mask.count_ones();
         // Played in place: the position is not copied after the sowing has
-        // just written it byte by byte (see `Position::generate_children`).
-        let (mv, effect) = self.position.play_random_in_place(&self.rules, mask, rng);
+        // just written it byte by byte (see `Position::generate_children`);
+        // the board's key follows the sowing.
+        let mut keeper = KeyKeeper::new(self.board_key, self.lap_sums);
+        let (mv, effect) =
+            self.position
+                .play_random_in_place_observed(&self.rules, mask, rng, &mut keeper);
+        self.board_key = keeper.key;
         self.after_move(mv, effect);
         mv
     }
@@ -300,6 +315,7 @@ impl Game {
     /// Records a legal move and its result, and applies the end and stall rules.
     pub(crate) fn advance(&mut self, mv: Move, next: Position, effect: MoveEffect) {
         self.position = next;
+        self.board_key = board_key::of(&next.board, next.len());
         self.after_move(mv, effect);
     }
 
@@ -322,7 +338,12 @@ impl Game {
             self.recent.clear();
         }
         let stall = self.rules.stall;
-        let seen = self.recent.record(&self.position);
+        debug_assert_eq!(
+            self.board_key,
+            board_key::of(&self.position.board, self.position.len()),
+            "the kept key is the board's"
+        );
+        let seen = self.recent.record(&self.position, self.board_key);
         if effect.captured > 0 {
             return;
         }

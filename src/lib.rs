@@ -10,6 +10,7 @@ mod agent;
 mod agents;
 pub mod bench;
 mod bits;
+mod board_key;
 mod csv_text;
 mod diagram;
 mod forfeit;

@@ -303,8 +303,20 @@ impl Position {
         rules: &Rules,
         mv: Move,
     ) -> Option<MoveEffect> {
+        self.play_unchecked_in_place_observed(rules, mv, &mut ())
+    }
+
+    /// As [`Position::play_unchecked_in_place`], reporting the move's steps
+    /// to `obs`.
+    #[inline(always)]
+    fn play_unchecked_in_place_observed<O: Observer>(
+        &mut self,
+        rules: &Rules,
+        mv: Move,
+        obs: &mut O,
+    ) -> Option<MoveEffect> {
         match mv {
-            Move::Sow(i) => self.sow_in_place(rules.variant, i, rules.last_four, &mut ()),
+            Move::Sow(i) => self.sow_in_place(rules.variant, i, rules.last_four, obs),
             Move::Pass => {
                 let (next, effect) = self.pass();
                 *self = next;
@@ -324,22 +336,38 @@ impl Position {
     pub(crate) fn play_random_in_place<R: Rng + ?Sized>(
         &mut self,
         rules: &Rules,
+        mask: u32,
+        rng: &mut R,
+    ) -> (Move, MoveEffect) {
+        self.play_random_in_place_observed(rules, mask, rng, &mut ())
+    }
+
+    /// As [`Position::play_random_in_place`], reporting the steps of the
+    /// move played to `obs` (a sowing found endless is taken back from `obs`
+    /// too, as from the position).
+    #[inline(always)]
+    pub(crate) fn play_random_in_place_observed<R: Rng + ?Sized, O: Observer + Copy>(
+        &mut self,
+        rules: &Rules,
         mut mask: u32,
         rng: &mut R,
+        obs: &mut O,
     ) -> (Move, MoveEffect) {
         debug_assert_eq!(mask, self.nonempty_mask());
         let before = *self;
+        let heard = *obs;
         while mask != 0 {
             let i = nth_set_bit(mask, rng.random_range(0..mask.count_ones()));
             let mv = Move::Sow(i as u8);
-            if let Some(effect) = self.play_unchecked_in_place(rules, mv) {
+            if let Some(effect) = self.play_unchecked_in_place_observed(rules, mv, obs) {
                 return (mv, effect);
             }
             *self = before;
+            *obs = heard;
             mask &= !(1 << i);
         }
         let effect = self
-            .play_unchecked_in_place(rules, Move::Pass)
+            .play_unchecked_in_place_observed(rules, Move::Pass, obs)
             .expect("a pass always ends");
         (Move::Pass, effect)
     }
