@@ -1,5 +1,6 @@
 //! A key of the board that the sowing keeps up to date as it goes, so that
-//! the repetition record of a game never reads a freshly sown board.
+//! the probe of a game's repetition record never waits on a freshly sown
+//! board.
 //!
 //! The key is linear: the sum over the holes of the seeds in each hole times
 //! a fixed random odd weight of that hole (wrapping, 64 bits). A lap of `k`
@@ -134,29 +135,34 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// The kept key equals the key computed from the board after every move
-    /// of random games of every variant on boards of 2 x 2 to 2 x 16, relay
-    /// laps, laps of more seeds than holes, captures and last seeds included.
+    /// of random games of every variant on boards of 2 x 2, 3, 6, 12 and 16
+    /// holes with 1, 4 and 7 seeds a hole, and of 2 x 2 with 63 and 2 x 3
+    /// with 42 (laps of up to 250 seeds round a board of 4 or 6 holes):
+    /// relay laps, laps of more seeds than holes, captures and last seeds
+    /// included.
     #[test]
     fn the_kept_key_is_the_key_of_the_board_after_every_move() {
         let mut rng = ChaCha8Rng::seed_from_u64(15);
         let mut moves = 0u32;
         for variant in [Variant::I, Variant::Ii, Variant::Iii] {
-            for holes in [2u32, 3, 6, 12, 16] {
-                for seeds in [1u32, 4, 7] {
-                    let rules = Rules::new(variant).with_board(holes, seeds).unwrap();
-                    let len = 2 * holes as usize;
-                    for _ in 0..20 {
-                        let mut pos = Position::start(&rules);
-                        let mut keeper = KeyKeeper::new(of(&pos.board, len), LapSums::of(len));
-                        for _ in 0..300 {
-                            if pos.is_over() {
-                                break;
-                            }
-                            let mask = pos.nonempty_mask();
-                            pos.play_random_in_place_observed(&rules, mask, &mut rng, &mut keeper);
-                            assert_eq!(keeper.key, of(&pos.board, len), "{pos}");
-                            moves += 1;
+            for (holes, seeds) in [2u32, 3, 6, 12, 16]
+                .into_iter()
+                .flat_map(|holes| [1u32, 4, 7].map(|seeds| (holes, seeds)))
+                .chain([(2, 63), (3, 42)])
+            {
+                let rules = Rules::new(variant).with_board(holes, seeds).unwrap();
+                let len = 2 * holes as usize;
+                for _ in 0..20 {
+                    let mut pos = Position::start(&rules);
+                    let mut keeper = KeyKeeper::new(of(&pos.board, len), LapSums::of(len));
+                    for _ in 0..300 {
+                        if pos.is_over() {
+                            break;
                         }
+                        let mask = pos.nonempty_mask();
+                        pos.play_random_in_place_observed(&rules, mask, &mut rng, &mut keeper);
+                        assert_eq!(keeper.key, of(&pos.board, len), "{pos}");
+                        moves += 1;
                     }
                 }
             }
@@ -164,9 +170,29 @@ mod tests {
         assert!(moves > 50_000, "only {moves} moves");
     }
 
+    /// The largest lap there is: 255 seeds from the last hole of 2 x 16, the
+    /// last entry of the running sums.
+    #[test]
+    fn the_largest_lap_is_kept() {
+        let len = 32;
+        let mut board: Board = [0; 32];
+        board[31] = 255;
+        let mut keeper = KeyKeeper::new(of(&board, len), LapSums::of(len));
+        keeper.step(Step::Lap {
+            from: 31,
+            seeds: 255,
+        });
+        board[31] = 0;
+        for (i, hole) in board.iter_mut().enumerate() {
+            // 7 rounds of 32, then one more seed in holes 0 to 30.
+            *hole = 7 + u8::from(i < 31);
+        }
+        assert_eq!(keeper.key, of(&board, len));
+    }
+
     #[test]
     fn every_hole_weighs_and_a_seed_moved_changes_the_key() {
-        let len = 24;
+        let len = 32;
         let mut board: Board = [0; 32];
         board[..len].fill(4);
         let key = of(&board, len);

@@ -306,8 +306,8 @@ impl Position {
         self.play_unchecked_in_place_observed(rules, mv, &mut ())
     }
 
-    /// As [`Position::play_unchecked_in_place`], reporting the move's steps
-    /// to `obs`.
+    /// As [`Position::play_unchecked_in_place`], reporting the sowing's steps
+    /// to `obs` (a pass reports none).
     #[inline(always)]
     fn play_unchecked_in_place_observed<O: Observer>(
         &mut self,
@@ -342,9 +342,9 @@ impl Position {
         self.play_random_in_place_observed(rules, mask, rng, &mut ())
     }
 
-    /// As [`Position::play_random_in_place`], reporting the steps of the
-    /// move played to `obs` (a sowing found endless is taken back from `obs`
-    /// too, as from the position).
+    /// As [`Position::play_random_in_place`], reporting the sowing steps of
+    /// the move played to `obs` (a sowing found endless is taken back from
+    /// `obs` too, as from the position).
     #[inline(always)]
     pub(crate) fn play_random_in_place_observed<R: Rng + ?Sized, O: Observer + Copy>(
         &mut self,

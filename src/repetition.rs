@@ -6,8 +6,9 @@
 //! slots (a 64-bit key, a generation and an index: 16 bytes, four to a cache
 //! line) over a list of the stretch's distinct positions with their counts.
 //! A ply brings its position with the key of its board, which the game keeps
-//! up to date as the seeds are sown (`src/board_key.rs`), so the probe does
-//! not wait for the board's last stores: a slot of an older generation is
+//! up to date as the seeds of a random move are sown (`src/board_key.rs`;
+//! other moves compute it from the board), so the probe does not wait for
+//! the board's last stores: a slot of an older generation is
 //! empty, and takes the position as a new entry at the end of the list; a
 //! slot with the same key sends the ply to its entry, which counts it only if
 //! the positions are equal. Equal keys never decide anything: the positions
@@ -231,7 +232,7 @@ mod tests {
             assert_eq!(record(&mut reps, &a), 1);
             assert_eq!(record(&mut reps, &b), 1);
             assert_eq!(record(&mut reps, &a), 2);
-            // Past the scan limit and through several table growths.
+            // Through several table growths.
             for k in 0..300u32 {
                 let p: Position = format!("{},{}/1,1 S 0-0", k % 100, k / 100)
                     .parse()
@@ -243,6 +244,7 @@ mod tests {
             assert_eq!(reps.len(), 305);
             reps.clear();
             assert_eq!(reps.len(), 0);
+            assert!(reps.entries.is_empty(), "the list is emptied too");
             assert_eq!(record(&mut reps, &a), 1);
             for _ in 0..40 {
                 record(&mut reps, &b);
