@@ -20,7 +20,9 @@
 //! The key only narrows the search: different boards can share a key, and the
 //! record compares the positions themselves (`src/repetition.rs`).
 
+use crate::position::Position;
 use crate::sowing::{Board, Observer, Step};
+use crate::tournament::splitmix64_nth;
 
 /// Holes on the largest board (2 x 16).
 const MAX_HOLES: usize = 32;
@@ -29,18 +31,14 @@ const MAX_HOLES: usize = 32;
 /// and sows at most 255 seeds.
 const SUMS: usize = MAX_HOLES + 256;
 
-/// The weight of each hole: random odd 64-bit numbers (SplitMix64 from a
-/// fixed seed), so that seeds moved between holes change the key.
+/// The weight of each hole: random odd 64-bit numbers (the SplitMix64
+/// stream of the tournament's seeding, from a fixed seed), so that seeds
+/// moved between holes change the key.
 const WEIGHTS: [u64; MAX_HOLES] = {
     let mut weights = [0u64; MAX_HOLES];
-    let mut state: u64 = 0x5EED_0F40_5EED;
     let mut i = 0;
     while i < MAX_HOLES {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        weights[i] = (z ^ (z >> 31)) | 1;
+        weights[i] = splitmix64_nth(0x5EED_0F40_5EED, i as u64) | 1;
         i += 1;
     }
     weights
@@ -89,6 +87,11 @@ pub(crate) fn of(board: &Board, len: usize) -> u64 {
         })
 }
 
+/// The key of `pos`'s board, computed from the board.
+pub(crate) fn of_position(pos: &Position) -> u64 {
+    of(&pos.board, pos.len())
+}
+
 /// An [`Observer`] that keeps the key of the board it watches up to date,
 /// step by step (the board of `len` holes whose running sums it holds).
 #[derive(Clone, Copy)]
@@ -129,7 +132,6 @@ impl Observer for KeyKeeper {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
     use crate::rules::{Rules, Variant};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

@@ -143,8 +143,6 @@ pub struct Game {
     /// The key of the current board (`src/board_key.rs`), kept up to date by
     /// the random moves' sowing and computed again after any other move.
     board_key: u64,
-    /// The running sums that keep it, for this board.
-    lap_sums: &'static LapSums,
     outcome: Option<Outcome>,
     /// What the last move did (the default before any).
     last_effect: MoveEffect,
@@ -160,8 +158,7 @@ impl Game {
 
     /// A game from a given position.
     pub fn from_position(rules: Rules, start: Position) -> Game {
-        let len = start.len();
-        let board_key = board_key::of(&start.board, len);
+        let board_key = board_key::of_position(&start);
         let mut recent = Repetitions::new();
         recent.record(&start, board_key);
         let mut game = Game {
@@ -171,7 +168,6 @@ impl Game {
             moves: Vec::with_capacity(128),
             recent,
             board_key,
-            lap_sums: LapSums::of(len),
             outcome: None,
             last_effect: MoveEffect::default(),
             last_sowable: 0,
@@ -303,7 +299,8 @@ impl Game {
         // Played in place: the position is not copied after the sowing has
         // just written it byte by byte (see `Position::generate_children`);
         // the board's key follows the sowing.
-        let mut keeper = KeyKeeper::new(self.board_key, self.lap_sums);
+        let sums = LapSums::of(self.position.len());
+        let mut keeper = KeyKeeper::new(self.board_key, sums);
         let (mv, effect) =
             self.position
                 .play_random_in_place_observed(&self.rules, mask, rng, &mut keeper);
@@ -315,7 +312,7 @@ impl Game {
     /// Records a legal move and its result, and applies the end and stall rules.
     pub(crate) fn advance(&mut self, mv: Move, next: Position, effect: MoveEffect) {
         self.position = next;
-        self.board_key = board_key::of(&next.board, next.len());
+        self.board_key = board_key::of_position(&next);
         self.after_move(mv, effect);
     }
 
@@ -340,7 +337,7 @@ impl Game {
         let stall = self.rules.stall;
         debug_assert_eq!(
             self.board_key,
-            board_key::of(&self.position.board, self.position.len()),
+            board_key::of_position(&self.position),
             "the kept key is the board's"
         );
         let seen = self.recent.record(&self.position, self.board_key);

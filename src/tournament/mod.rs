@@ -22,6 +22,7 @@ mod runner;
 mod safe_file;
 mod schedule;
 mod seeding;
+pub(crate) use seeding::splitmix64_nth;
 mod shard;
 mod shard_manifest;
 mod sprt_watch;

@@ -21,14 +21,14 @@ use rand_chacha::ChaCha8Rng;
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The SplitMix64 output function (a bijective 64-bit mixer).
-fn mix64(z: u64) -> u64 {
+const fn mix64(z: u64) -> u64 {
     let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
 
 /// The `k`-th output (from 0) of the SplitMix64 stream seeded with `master`.
-fn splitmix64_nth(master: u64, k: u64) -> u64 {
+pub(crate) const fn splitmix64_nth(master: u64, k: u64) -> u64 {
     mix64(master.wrapping_add(GAMMA.wrapping_mul(k.wrapping_add(1))))
 }
 
