@@ -260,12 +260,20 @@ impl Position {
             mask &= !(1 << done);
             any = true;
         }
+        // Mover and board length from this position, not from each fresh
+        // copy, whose stores the reads would wait on.
+        let (mover, len) = (self.side, self.len());
+        let row = self.index_of(mover, 0);
         while mask != 0 {
             let i = mask.trailing_zeros() as u8;
             mask &= mask - 1;
             let slot = sink.slot();
             *slot = *self;
-            if let Some(effect) = slot.sow_in_place(rules.variant, i, rules.last_four, &mut ()) {
+            let (variant, last_four) = (rules.variant, rules.last_four);
+            let start = row + i as usize;
+            if let Some(effect) =
+                slot.sow_from_in_place(variant, mover, start, len, last_four, &mut ())
+            {
                 any = true;
                 sink.keep(Move::Sow(i), effect);
             }
@@ -461,6 +469,24 @@ impl Position {
     ) -> Option<MoveEffect> {
         let mover = self.side;
         let (start, len) = (self.index_of(mover, i), self.len());
+        self.sow_from_in_place(variant, mover, start, len, last_four, obs)
+    }
+
+    /// As [`Position::sow_in_place`] for the mover `mover` (who must be
+    /// this position's), from board index `start`, on a board of `len`
+    /// holes: what a caller that knows them passes rather than have them
+    /// read back from a position it has just copied.
+    #[inline(always)]
+    fn sow_from_in_place<O: Observer>(
+        &mut self,
+        variant: Variant,
+        mover: Side,
+        start: usize,
+        len: usize,
+        last_four: LastFour,
+        obs: &mut O,
+    ) -> Option<MoveEffect> {
+        debug_assert!(mover == self.side && len == self.len());
         let (captured, laps) = sowing::sow(&mut self.board, len, start, variant, obs)?;
         let mut effect = MoveEffect {
             captured,
