@@ -147,6 +147,9 @@ impl AlphaBeta {
             (since + 1, floor)
         };
         let key = next.hash_key();
+        if depth > 0 {
+            prefetch(&self.tt[tt::slot(key)]);
+        }
         if !captured && (limit_reached(rules, since) || self.repeats(rules, key, floor)) {
             return stalled_margin(next, rules.stall.leftover, me);
         }
