@@ -12,6 +12,12 @@
 //!
 //! The harness's plies per second over the floor's is how much of the engine's
 //! speed the records and the stall rules cost.
+//!
+//! And the searches' speed, the same measures as the criterion bench
+//! `benches/agents.rs`, so that a machine can be compared without criterion:
+//! alpha-beta's positions made per second (plain, and with the enhancements
+//! of the champions) and MCTS's iterations per second, from the start
+//! position.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -20,6 +26,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::agents::{AlphaBeta, AlphaBetaBudget, Mcts, MctsParams, RolloutPolicy, SearchOptions};
+use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::tournament::{
@@ -141,6 +149,87 @@ pub fn harness(
         plies: plies.plies,
         time,
     })
+}
+
+/// What one search did (positions made, or iterations) and the time it took.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchThroughput {
+    /// Alpha-beta's positions made (its `nodes`), or MCTS's iterations.
+    pub count: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
+impl SearchThroughput {
+    /// Positions or iterations per second.
+    pub fn per_second(&self) -> f64 {
+        self.count as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The depth of the alpha-beta measures on a board of `holes` holes a row: a
+/// search of a fraction of a second on a recent core (17 plies up to 2x6,
+/// 12 beyond, as in `benches/agents.rs`).
+pub fn search_depth(holes: u8) -> u32 {
+    if holes <= 6 {
+        17
+    } else {
+        12
+    }
+}
+
+/// MCTS iterations of the MCTS measure.
+pub const MCTS_ITERATIONS: u32 = 10_000;
+
+/// One alpha-beta search of the start position of `rules` to `depth` plies,
+/// plain or with the enhancements the champions use (principal variation
+/// search, aspiration, killers, history, quiescence; no endgame tables):
+/// positions made per second. The searcher (its 4 MiB table) is made before
+/// the clock starts.
+pub fn alphabeta(rules: &Rules, depth: u32, enhanced: bool) -> SearchThroughput {
+    let game = Game::new(*rules);
+    let budget = AlphaBetaBudget {
+        depth,
+        nodes: None,
+        time_ms: None,
+    };
+    let mut searcher = AlphaBeta::new(budget);
+    if enhanced {
+        searcher = searcher.with_options(SearchOptions {
+            pvs: true,
+            aspiration: 2,
+            killers: true,
+            history: true,
+            quiescence: 4,
+            ..SearchOptions::default()
+        });
+    }
+    let begun = Instant::now();
+    let info = searcher.search(&game);
+    SearchThroughput {
+        count: info.nodes,
+        time: begun.elapsed(),
+    }
+}
+
+/// One MCTS search of [`MCTS_ITERATIONS`] iterations with random rollouts
+/// from the start position of `rules`, seeded by `seed`: iterations per
+/// second.
+pub fn mcts(rules: &Rules, seed: u64) -> SearchThroughput {
+    let game = Game::new(*rules);
+    let mut searcher = Mcts::new(MctsParams {
+        iterations: MCTS_ITERATIONS,
+        exploration: MctsParams::DEFAULT_EXPLORATION,
+        rollout: RolloutPolicy::Random,
+        rollout_cap: MctsParams::DEFAULT_ROLLOUT_CAP,
+    });
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let begun = Instant::now();
+    searcher.search(&game, &mut rng);
+    SearchThroughput {
+        count: u64::from(MCTS_ITERATIONS),
+        time: begun.elapsed(),
+    }
 }
 
 /// A sink for `games.csv` rows that sums their `plies` column, the third from

@@ -1,5 +1,6 @@
-//! The position commands as a user runs them: `apply`, `perft`, `show`, and
-//! one clear line with a non-zero exit for every kind of bad input.
+//! The position commands as a user runs them: `apply`, `perft`, `show`, the
+//! speed measures of `bench`, and one clear line with a non-zero exit for
+//! every kind of bad input.
 
 use std::process::{Command, Output};
 
@@ -165,4 +166,75 @@ fn tables_too_large_for_memory_are_refused_up_front() {
         !dir.exists(),
         "the table directory was made before the check"
     );
+}
+
+/// The numbers of a `bench` row after its variant and board.
+fn bench_row(line: &str) -> (String, Vec<f64>) {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let numbers = fields[2..]
+        .iter()
+        .map(|f| f.trim_end_matches('%').parse().expect("a number"))
+        .collect();
+    (format!("{} {}", fields[0], fields[1]), numbers)
+}
+
+#[test]
+fn bench_prints_a_row_of_speeds_per_variant_and_board() {
+    let out = hoyito(&[
+        "bench",
+        "--variants",
+        "ii",
+        "--holes",
+        "4",
+        "--games",
+        "200",
+        "--repeat",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let (board, numbers) = bench_row(lines[1]);
+    assert_eq!(board, "ii 2x4");
+    // Floor and harness plies/s, harness games/s, their ratio in percent.
+    assert_eq!(numbers.len(), 4, "{text}");
+    assert!(numbers.iter().all(|&n| n > 0.0), "{text}");
+    let ratio = 100.0 * numbers[1] / numbers[0];
+    assert!((ratio - numbers[3]).abs() <= 0.5, "{text}");
+}
+
+#[test]
+fn bench_search_prints_search_speeds_per_variant_and_board() {
+    let out = hoyito(&[
+        "bench",
+        "--search",
+        "--variants",
+        "ii,iii",
+        "--holes",
+        "4",
+        "--repeat",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].contains("alphabeta") && lines[0].contains("mcts"));
+    for (line, expected) in lines[1..].iter().zip(["ii 2x4", "iii 2x4"]) {
+        let (board, numbers) = bench_row(line);
+        assert_eq!(board, expected);
+        // Depth, alpha-beta and enhanced positions/s, MCTS iterations/s.
+        assert_eq!(numbers[0], 17.0, "{text}");
+        assert_eq!(numbers.len(), 4, "{text}");
+        assert!(numbers[1..].iter().all(|&n| n > 0.0), "{text}");
+    }
+}
+
+#[test]
+fn bench_refuses_bad_boards_and_counts() {
+    assert!(error_of(&["bench", "--holes", "40"]).contains("--holes 40"));
+    assert!(error_of(&["bench", "--search", "--holes", "6,0"]).contains("--holes 0"));
+    assert!(error_of(&["bench", "--repeat", "0"]).contains("--repeat"));
+    assert!(error_of(&["bench", "--games", "0"]).contains("--games"));
 }

@@ -1,10 +1,11 @@
 //! `bench`: plies per second per variant and board on this machine, the
 //! engine's floor beside the whole harness, so that users can compare
-//! machines and see what the records cost (see `hoyito::bench`).
+//! machines and see what the records cost (see `hoyito::bench`); with
+//! `--search`, the searches' speed instead.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use hoyito::bench::{floor, harness, Throughput};
+use hoyito::bench::{self, floor, harness, search_depth, SearchThroughput, Throughput};
 use hoyito::{check_board, Rules, Variant};
 
 /// Arguments of `hoyito bench`.
@@ -25,6 +26,12 @@ pub struct BenchArgs {
     /// Times each measure is taken; the median is printed.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
+    /// Measure the searches instead of the random games: alpha-beta positions
+    /// made per second (plain and enhanced, from the start position to depth
+    /// 17 up to 2x6 and 12 beyond) and MCTS iterations per second (10,000
+    /// iterations, random rollouts), one core.
+    #[arg(long)]
+    search: bool,
 }
 
 /// `hoyito bench`.
@@ -34,6 +41,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     for &holes in &args.holes {
         check_board(u32::from(holes), 4).with_context(|| format!("--holes {holes}"))?;
+    }
+    if args.search {
+        return search(&args);
     }
     println!(
         "{:<8} {:>5} {:>14} {:>14} {:>12} {:>6}",
@@ -55,6 +65,39 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 harness.plies_per_second(),
                 harness.games_per_second(),
                 100.0 * harness.plies_per_second() / floor.plies_per_second()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `hoyito bench --search`.
+fn search(args: &BenchArgs) -> Result<()> {
+    println!(
+        "{:<8} {:>5} {:>5} {:>16} {:>16} {:>16}",
+        "variant", "board", "depth", "alphabeta nod/s", "enhanced nod/s", "mcts iter/s"
+    );
+    for &holes in &args.holes {
+        for &variant in &args.variants {
+            let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
+            let depth = search_depth(holes);
+            let repeat = |f: &dyn Fn(u64) -> SearchThroughput| {
+                let mut rates: Vec<f64> =
+                    (0..args.repeat as u64).map(|k| f(k).per_second()).collect();
+                rates.sort_by(f64::total_cmp);
+                rates[rates.len() / 2]
+            };
+            let plain = repeat(&|_| bench::alphabeta(&rules, depth, false));
+            let enhanced = repeat(&|_| bench::alphabeta(&rules, depth, true));
+            let mcts = repeat(&|k| bench::mcts(&rules, k));
+            println!(
+                "{:<8} {:>5} {:>5} {:>16.0} {:>16.0} {:>16.0}",
+                variant.name(),
+                format!("2x{holes}"),
+                depth,
+                plain,
+                enhanced,
+                mcts
             );
         }
     }
