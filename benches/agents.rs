@@ -13,8 +13,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use hoyito::{
-    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsOptions, MctsParams, RolloutPolicy, Rules,
-    SearchOptions, Variant,
+    AlphaBeta, AlphaBetaBudget, Game, Mcts, MctsOptions, MctsParams, RolloutPolicy, Rules, Variant,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -50,14 +49,7 @@ fn alphabeta(c: &mut Criterion) {
                 )
             });
         }
-        let enhanced = SearchOptions {
-            pvs: true,
-            aspiration: 2,
-            killers: true,
-            history: true,
-            quiescence: 4,
-            ..SearchOptions::default()
-        };
+        let enhanced = hoyito::bench::enhanced_options();
         let build = || AlphaBeta::new(budget).with_options(enhanced.clone());
         let info = build().search(&game);
         group.throughput(Throughput::Elements(info.nodes));

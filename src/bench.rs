@@ -15,9 +15,8 @@
 //!
 //! And the searches' speed, the same measures as the criterion bench
 //! `benches/agents.rs`, so that a machine can be compared without criterion:
-//! alpha-beta's positions made per second (plain, and with the enhancements
-//! of the champions) and MCTS's iterations per second, from the start
-//! position.
+//! alpha-beta's positions made per second (plain, and with issue 12's
+//! enhancements) and MCTS's iterations per second, from the start position.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -181,11 +180,24 @@ pub fn search_depth(holes: u8) -> u32 {
 /// MCTS iterations of the MCTS measure.
 pub const MCTS_ITERATIONS: u32 = 10_000;
 
+/// The enhanced search of the speed measures (here and in
+/// `benches/agents.rs`): every enhancement of issue 12 but the endgame
+/// tables and late move reductions (principal variation search, aspiration
+/// windows of 2 seeds, killers, history, 4 turns of quiescence).
+pub fn enhanced_options() -> SearchOptions {
+    SearchOptions {
+        pvs: true,
+        aspiration: 2,
+        killers: true,
+        history: true,
+        quiescence: 4,
+        ..SearchOptions::default()
+    }
+}
+
 /// One alpha-beta search of the start position of `rules` to `depth` plies,
-/// plain or with the enhancements the champions use (principal variation
-/// search, aspiration, killers, history, quiescence; no endgame tables):
-/// positions made per second. The searcher (its 4 MiB table) is made before
-/// the clock starts.
+/// plain or `enhanced` ([`enhanced_options`]): positions made per second.
+/// The searcher (its 4 MiB table) is made before the clock starts.
 pub fn alphabeta(rules: &Rules, depth: u32, enhanced: bool) -> SearchThroughput {
     let game = Game::new(*rules);
     let budget = AlphaBetaBudget {
@@ -195,14 +207,7 @@ pub fn alphabeta(rules: &Rules, depth: u32, enhanced: bool) -> SearchThroughput 
     };
     let mut searcher = AlphaBeta::new(budget);
     if enhanced {
-        searcher = searcher.with_options(SearchOptions {
-            pvs: true,
-            aspiration: 2,
-            killers: true,
-            history: true,
-            quiescence: 4,
-            ..SearchOptions::default()
-        });
+        searcher = searcher.with_options(enhanced_options());
     }
     let begun = Instant::now();
     let info = searcher.search(&game);
@@ -287,6 +292,14 @@ impl io::Write for PlyCounter {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn searches_go_to_depth_17_up_to_2x6_and_12_beyond() {
+        assert_eq!(
+            [2, 4, 6, 7, 12, 16].map(super::search_depth),
+            [17, 17, 17, 12, 12, 12]
+        );
+    }
+
     use super::*;
     use crate::game::Game;
 

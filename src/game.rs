@@ -297,7 +297,7 @@ impl Game {
         let mask = self.position.nonempty_mask();
         self.last_sowable = mask.count_ones();
         // Played in place: the position is not copied after the sowing has
-        // just written it byte by byte (see `Position::generate_children`);
+        // just written it (see `Position::generate_children`);
         // the board's key follows the sowing.
         let sums = LapSums::of(self.position.len());
         let mut keeper = KeyKeeper::new(self.board_key, sums);

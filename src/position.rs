@@ -245,8 +245,10 @@ impl Position {
     /// The loop of [`Position::for_each_child_but`], making each child in
     /// place, in the sink's slot: a caller that keeps the children (a search
     /// ordering them) then never copies a position that the sowing has just
-    /// written byte by byte, a copy that stalls the processor (its wide loads
-    /// cannot be forwarded from the narrow stores still in flight).
+    /// written, a copy that stalls the processor wherever the sowing's last
+    /// stores are narrower than the copy's loads (Hoyito I's laps write
+    /// single bytes): a wide load cannot be forwarded from narrow stores
+    /// still in flight.
     #[inline]
     pub(crate) fn generate_children<S: ChildSink>(&self, rules: &Rules, done: u8, sink: &mut S) {
         if self.is_over() {
@@ -264,12 +266,12 @@ impl Position {
         // copy, whose stores the reads would wait on.
         let (mover, len) = (self.side, self.len());
         let row = self.index_of(mover, 0);
+        let (variant, last_four) = (rules.variant, rules.last_four);
         while mask != 0 {
             let i = mask.trailing_zeros() as u8;
             mask &= mask - 1;
             let slot = sink.slot();
             *slot = *self;
-            let (variant, last_four) = (rules.variant, rules.last_four);
             let start = row + i as usize;
             if let Some(effect) =
                 slot.sow_from_in_place(variant, mover, start, len, last_four, &mut ())
@@ -303,8 +305,7 @@ impl Position {
     /// one; after `None` (a sowing that never ends) the position is
     /// unspecified and must be restored by the caller. A loop that plays
     /// move after move (a rollout) so never copies a position that the
-    /// sowing has just written byte by byte (see
-    /// [`Position::generate_children`]).
+    /// sowing has just written (see [`Position::generate_children`]).
     #[inline(always)]
     pub(crate) fn play_unchecked_in_place(
         &mut self,

@@ -128,32 +128,30 @@ pub(crate) fn sow<O: Observer>(
     obs: &mut O,
 ) -> Option<(u8, u32)> {
     debug_assert!(board[start] > 0 && len <= 32 && start < len);
+    debug_assert!(board.iter().map(|&s| u32::from(s)).sum::<u32>() <= 255);
     match variant {
-        Variant::I => sow_laps::<{ Variant::I as u8 }, O>(board, len, start, obs),
-        Variant::Ii => sow_laps::<{ Variant::Ii as u8 }, O>(board, len, start, obs),
-        Variant::Iii => sow_laps::<{ Variant::Iii as u8 }, O>(board, len, start, obs),
+        Variant::I => sow_laps::<true, false, O>(board, len, start, obs),
+        Variant::Ii => sow_laps::<false, true, O>(board, len, start, obs),
+        Variant::Iii => sow_laps::<false, false, O>(board, len, start, obs),
     }
 }
 
-/// The loop of [`sow`], compiled once per variant (`V` is the variant's
-/// discriminant): each variant's laps write the board their own way (see
-/// [`empty_hole`]), and one loop for all three, choosing at every lap, made
-/// Hoyito I's random games 15% slower.
+/// The loop of [`sow`], compiled once per variant: Hoyito I's laps sow
+/// `SEED_BY_SEED` with their captures en passant, II and III's add whole
+/// boards; II takes the `CHAIN` of fours before a casa. Each way of sowing
+/// writes the board its own way (see [`empty_hole`]); one loop for all three
+/// variants, choosing at every lap, made Hoyito I's random-game floor 15% to
+/// 20% slower.
 #[inline(always)]
-fn sow_laps<const V: u8, O: Observer>(
+fn sow_laps<const SEED_BY_SEED: bool, const CHAIN: bool, O: Observer>(
     board: &mut Board,
     len: usize,
     start: usize,
     obs: &mut O,
 ) -> Option<(u8, u32)> {
-    let variant = match V {
-        v if v == Variant::I as u8 => Variant::I,
-        v if v == Variant::Ii as u8 => Variant::Ii,
-        _ => Variant::Iii,
-    };
     let mut from = start;
     let mut hand = board[start];
-    empty_hole(board, start, variant);
+    empty_hole::<SEED_BY_SEED>(board, start);
     // Brent's tortoise is first saved after `FIRST_SAVE` relays: almost every
     // move ends sooner and never copies the board, while a cycle is still found
     // exactly (the sowing is eventually periodic from any lap on). The
@@ -173,7 +171,7 @@ fn sow_laps<const V: u8, O: Observer>(
             from: from as u8,
             seeds: hand,
         });
-        let last = if variant == Variant::I {
+        let last = if SEED_BY_SEED {
             sow_lap_en_passant(board, len, from, hand, &mut captured, obs)
         } else {
             sow_lap(board, len, from, hand)
@@ -184,13 +182,13 @@ fn sow_laps<const V: u8, O: Observer>(
             count,
         });
         if count == 4 {
-            empty_hole(board, last, variant);
+            empty_hole::<SEED_BY_SEED>(board, last);
             captured += 4;
             obs.step(Step::Capture {
                 hole: last as u8,
                 kind: CaptureKind::Casa,
             });
-            if variant == Variant::Ii {
+            if CHAIN {
                 captured += capture_chain(board, len, last, obs);
             }
             return Some((captured, laps));
@@ -202,7 +200,7 @@ fn sow_laps<const V: u8, O: Observer>(
             return None;
         }
         hand = count;
-        empty_hole(board, last, variant);
+        empty_hole::<SEED_BY_SEED>(board, last);
         from = last;
         // Brent: compare with the saved state, move the save at powers of two.
         if saved.hand == hand && saved.from == from && saved.board == *board {
@@ -247,6 +245,7 @@ static ALL_BUT_ONE: [u8; 64] = {
 /// of the sowing's time in the search.
 #[inline(always)]
 fn clear_hole(board: &mut Board, i: usize) {
+    debug_assert!(i < 32, "hole {i} is off the board");
     let at = 32 - i;
     let keep: &Board = ALL_BUT_ONE[at..at + 32]
         .try_into()
@@ -256,14 +255,14 @@ fn clear_hole(board: &mut Board, i: usize) {
     }
 }
 
-/// Empties hole `i` the way the laps of `variant` write the board: through
-/// a mask of the whole board in II and III, whose laps add whole boards
-/// ([`clear_hole`]); by a one-byte store in I, whose laps sow seed by seed
-/// in one-byte loads and stores (a mask there would make a wide load wait
-/// on the last lap's narrow stores: Hoyito I's floor was 20% slower).
+/// Empties hole `i` the way the laps write the board: through a mask of the
+/// whole board where they add whole boards (II and III, [`clear_hole`]); by
+/// a one-byte store where they sow `SEED_BY_SEED` in one-byte loads and
+/// stores (I: a mask there would make a wide load wait on the last lap's
+/// narrow stores, and Hoyito I's random-game floor was 15% to 20% slower).
 #[inline(always)]
-fn empty_hole(board: &mut Board, i: usize, variant: Variant) {
-    if variant == Variant::I {
+fn empty_hole<const SEED_BY_SEED: bool>(board: &mut Board, i: usize) {
+    if SEED_BY_SEED {
         board[i] = 0;
     } else {
         clear_hole(board, i);
@@ -312,7 +311,8 @@ fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> usize {
     let mut hand = hand as usize;
     if hand >= len {
         // `rounds` in each of the `len` holes, all holes at once (see
-        // [`clear_hole`] for why not hole by hole).
+        // [`clear_hole`] for why not hole by hole). No hole overflows: a
+        // board holds at most 255 seeds (checked on entry to [`sow`]).
         let rounds = (hand / len) as u8;
         for (seeds, one) in board.iter_mut().zip(first_holes(len)) {
             *seeds = seeds.wrapping_add(one.wrapping_neg() & rounds);
@@ -376,5 +376,46 @@ fn capture_chain<O: Observer>(board: &mut Board, len: usize, last: usize, obs: &
             hole: pos as u8,
             kind: CaptureKind::Chain,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each hole `i` of the 32, and no other, is emptied by its mask.
+    #[test]
+    fn a_mask_empties_exactly_its_hole() {
+        for i in 0..32 {
+            let mut board: Board = std::array::from_fn(|j| j as u8 + 1);
+            clear_hole(&mut board, i);
+            for (j, &seeds) in board.iter().enumerate() {
+                let expected = if j == i { 0 } else { j as u8 + 1 };
+                assert_eq!(seeds, expected, "hole {j} after emptying hole {i}");
+            }
+        }
+    }
+
+    /// A lap of any size on any board from 2 to 32 holes, from any hole,
+    /// drops its seeds one by one round the board's `len` holes and none
+    /// beyond them (rounds included), and ends where the last seed fell.
+    #[test]
+    fn a_lap_drops_its_seeds_round_the_board_and_nowhere_else() {
+        for len in 2..=32usize {
+            for from in 0..len {
+                for hand in 1..=255u8 {
+                    let mut board = [0u8; 32];
+                    let last = sow_lap(&mut board, len, from, hand);
+                    let mut expected = [0u8; 32];
+                    let mut at = from;
+                    for _ in 0..hand {
+                        at = (at + 1) % len;
+                        expected[at] += 1;
+                    }
+                    assert_eq!(board, expected, "{hand} seeds after {from} on {len}");
+                    assert_eq!(last, at, "{hand} seeds after {from} on {len}");
+                }
+            }
+        }
     }
 }

@@ -201,7 +201,7 @@ fn bench_prints_a_row_of_speeds_per_variant_and_board() {
     assert_eq!(numbers.len(), 4, "{text}");
     assert!(numbers.iter().all(|&n| n > 0.0), "{text}");
     let ratio = 100.0 * numbers[1] / numbers[0];
-    assert!((ratio - numbers[3]).abs() <= 0.5, "{text}");
+    assert!((ratio - numbers[3]).abs() <= 1.0, "{text}");
 }
 
 #[test]
@@ -235,6 +235,14 @@ fn bench_search_prints_search_speeds_per_variant_and_board() {
 fn bench_refuses_bad_boards_and_counts() {
     assert!(error_of(&["bench", "--holes", "40"]).contains("--holes 40"));
     assert!(error_of(&["bench", "--search", "--holes", "6,0"]).contains("--holes 0"));
-    assert!(error_of(&["bench", "--repeat", "0"]).contains("--repeat"));
-    assert!(error_of(&["bench", "--games", "0"]).contains("--games"));
+    assert_eq!(
+        error_of(&["bench", "--repeat", "0"]),
+        "error: --repeat must be at least 1"
+    );
+    assert_eq!(
+        error_of(&["bench", "--games", "0"]),
+        "error: --games must be at least 1"
+    );
+    // The searches play no random games.
+    assert!(error_of(&["bench", "--search", "--games", "100"]).contains("--games"));
 }

@@ -147,7 +147,12 @@ impl AlphaBeta {
             (since + 1, floor)
         };
         let key = next.hash_key();
-        if depth > 0 {
+        if depth > 0 && (!E || self.use_tt) {
+            // The child will look up its table entry. The node's loop asked
+            // for the entries of its listed children already; this asks for
+            // those of the table's move and the root's children too, and
+            // again for a child whose entry an older sibling's search may
+            // have pushed out of the cache.
             prefetch(&self.tt[tt::slot(key)]);
         }
         if !captured && (limit_reached(rules, since) || self.repeats(rules, key, floor)) {
