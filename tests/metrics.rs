@@ -27,10 +27,9 @@ fn measured(variant: Variant, start: &str, moves: &[(&str, &str)]) -> (Game, Gam
     let mut rec = MeasureRecorder::new();
     rec.start(game.position());
     for (mv, expect) in moves {
-        let before = *game.position();
         let mv: Move = mv.parse().unwrap();
         game.play(mv).unwrap();
-        rec.record(&before, mv, &game);
+        rec.record(mv, &game);
         assert_eq!(game.position().to_string(), *expect, "after {mv}");
     }
     let winner = game.outcome().and_then(|o| o.winner);

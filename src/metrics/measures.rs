@@ -93,12 +93,15 @@ impl MeasureRecorder {
         self.look(start.captures());
     }
 
-    /// Records the move `mv`, played from `before`, that led to `after`.
+    /// Records the move `mv` that led to `after`. What the position before
+    /// it held that the measures need, the recorder knows: its captures are
+    /// those last looked at, and the mover is the side to move after it
+    /// (after an extra move) or the other. So the game loop need not copy
+    /// each position before its move.
     #[inline]
-    pub fn record(&mut self, before: &Position, mv: Move, after: &Game) {
+    pub fn record(&mut self, mv: Move, after: &Game) {
         let c = &mut self.counts;
         let holes = after.last_sowable();
-        debug_assert_eq!(holes, before.nonempty_mask().count_ones());
         let options = holes.max(1);
         c.options += options;
         c.decisions += u32::from(options > 1);
@@ -112,10 +115,15 @@ impl MeasureRecorder {
             Move::Sow(_) => c.laps += effect.laps,
         }
         if effect.captured > 0 {
-            let mover = before.side_to_move();
+            let next = after.position().side_to_move();
+            let mover = if effect.extra_move {
+                next
+            } else {
+                next.opponent()
+            };
             c.captures += 1;
             c.seeds_captured +=
-                u32::from(after.position().captures()[mover]) - u32::from(before.captures()[mover]);
+                u32::from(after.position().captures()[mover]) - u32::from(self.captures[mover]);
             c.since_capture = 0;
         } else {
             c.since_capture += 1;

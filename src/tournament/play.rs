@@ -68,7 +68,6 @@ pub fn play_measured(
     if let Some(m) = measures.as_deref_mut() {
         m.start(game.position());
     }
-    let mut before = *game.position();
     match opening {
         Opening::Random { plies } => {
             let mut opening_rng = rng_from_seed(scheduled.opening_seed);
@@ -78,8 +77,7 @@ pub fn play_measured(
                 }
                 let mv = game.play_random(&mut opening_rng);
                 if let Some(m) = measures.as_deref_mut() {
-                    m.record(&before, mv, &game);
-                    before = *game.position();
+                    m.record(mv, &game);
                 }
                 on_move(&game, mv);
             }
@@ -90,8 +88,7 @@ pub fn play_measured(
                     "book entries are replayed under these rules when the experiment is read",
                 );
                 if let Some(m) = measures.as_deref_mut() {
-                    m.record(&before, mv, &game);
-                    before = *game.position();
+                    m.record(mv, &game);
                 }
                 on_move(&game, mv);
             }
@@ -131,8 +128,7 @@ pub fn play_measured(
             }
         };
         if let Some(m) = measures.as_deref_mut() {
-            m.record(&before, mv, &game);
-            before = *game.position();
+            m.record(mv, &game);
         }
         for side in Side::BOTH {
             seats[side].observe(&game, mv);
