@@ -197,7 +197,7 @@ pub fn enhanced_options() -> SearchOptions {
 
 /// One alpha-beta search of the start position of `rules` to `depth` plies,
 /// plain or `enhanced` ([`enhanced_options`]): positions made per second.
-/// The searcher (its 4 MiB table) is made before the clock starts.
+/// The searcher (its default 4 MiB table) is made before the clock starts.
 pub fn alphabeta(rules: &Rules, depth: u32, enhanced: bool) -> SearchThroughput {
     let game = Game::new(*rules);
     let budget = AlphaBetaBudget {

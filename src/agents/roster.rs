@@ -151,6 +151,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ),
             ("max_seeds", Type::Count, false, "an integer from 0 to 120"),
             ("tables", Type::Text, false, "a directory path (with max_seeds)"),
+            (
+                "tt_mb",
+                Type::Count,
+                false,
+                "a power of two from 1 to 4096 (MiB)",
+            ),
         ],
         "mcts" => &[
             (

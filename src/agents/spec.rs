@@ -299,8 +299,8 @@ impl AgentSpec {
     /// The most memory, in bytes, that one instance of the agent holds while
     /// it plays on a board of `holes` holes per row, for the run's memory
     /// check (shared endgame tables are checked when they are built):
-    /// - alpha-beta: its transposition table, a fixed 2^18 slots whatever the
-    ///   depth (4 MiB);
+    /// - alpha-beta: its transposition table, `tt_mb` MiB whatever the depth
+    ///   (4 by default);
     /// - MCTS: its tree, rebuilt for every move: each iteration expands at
     ///   most one leaf into at most `holes` children, so at most
     ///   `1 + iterations x holes` nodes, times the size of a node (plus 4
@@ -316,7 +316,7 @@ impl AgentSpec {
             | AgentSpec::Greedy
             | AgentSpec::Human
             | AgentSpec::External { .. } => 0,
-            AgentSpec::Alphabeta { .. } => crate::agents::alphabeta::TT_BYTES as u64,
+            AgentSpec::Alphabeta { search, .. } => crate::agents::alphabeta::tt_bytes(search),
             &AgentSpec::Mcts {
                 iterations,
                 progressive_bias,

@@ -30,7 +30,7 @@ use crate::rules::Rules;
 use endgame::Endgame;
 pub use options::SearchOptions;
 use ordering::MoveOrder;
-use tt::{Entry, TT_SLOTS};
+use tt::Entry;
 
 /// Larger than any margin (at most 255 seeds are in play).
 const INF: Score = 10_000;
@@ -40,8 +40,11 @@ const CLOCK_EVERY: u64 = 2048;
 /// and quiescence together); a quiescence line stops there.
 const MAX_LINE: usize = 512;
 
-/// Bytes of one searcher's transposition table (the run's memory check).
-pub(crate) const TT_BYTES: usize = TT_SLOTS * std::mem::size_of::<Entry>();
+/// Bytes of the transposition table of a searcher with these options (the
+/// run's memory check).
+pub(crate) fn tt_bytes(options: &SearchOptions) -> u64 {
+    (tt::slots_of(options.tt_mb()) * tt::ENTRY_BYTES) as u64
+}
 
 /// What limits a search: a nominal depth, and optionally nodes and wall-clock time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +147,7 @@ impl AlphaBeta {
             use_tt: true,
             rules: None,
             game_start: None,
-            tt: vec![Entry::default(); TT_SLOTS],
+            tt: vec![Entry::default(); tt::slots_of(options::DEFAULT_TT_MB)],
             order: MoveOrder::new(AlphaBetaBudget::MAX_DEPTH as usize + 1),
             endgame: None,
             nodes: 0,
@@ -165,6 +168,10 @@ impl AlphaBeta {
 
     /// The same searcher with these enhancements.
     pub fn with_options(mut self, options: SearchOptions) -> AlphaBeta {
+        let slots = tt::slots_of(options.tt_mb());
+        if self.tt.len() != slots {
+            self.tt = vec![Entry::default(); slots];
+        }
         self.options = options;
         self
     }

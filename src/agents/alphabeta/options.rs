@@ -15,6 +15,10 @@ pub const MAX_QUIESCENCE: u32 = 32;
 pub const MAX_REDUCTIONS: u32 = 4;
 /// The widest aspiration window allowed, in seeds (more than any margin).
 pub const MAX_ASPIRATION: u32 = 255;
+/// The transposition table's size in MiB when `tt_mb` is not written.
+pub const DEFAULT_TT_MB: u32 = 4;
+/// The largest transposition table allowed, in MiB.
+pub const MAX_TT_MB: u32 = 4096;
 
 /// Which enhancements an [`crate::AlphaBeta`] search uses (all off by default).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,12 +60,28 @@ pub struct SearchOptions {
     /// --tables DIR`); without it they are built in memory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tables: Option<PathBuf>,
+    /// The transposition table's size in MiB, a power of two (4 when absent).
+    /// Not an enhancement of the search but its memory: a search of millions
+    /// of nodes overwrites most of a 4 MiB table before it can use it again.
+    /// The plain search stays plain with any size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tt_mb: Option<u32>,
 }
 
 impl SearchOptions {
-    /// Whether any enhancement is on (otherwise the plain search runs).
+    /// Whether any enhancement is on (otherwise the plain search runs); the
+    /// table's size is not one.
     pub fn any(&self) -> bool {
-        *self != SearchOptions::default()
+        let enhancements = SearchOptions {
+            tt_mb: None,
+            ..self.clone()
+        };
+        enhancements != SearchOptions::default()
+    }
+
+    /// The transposition table's size in MiB.
+    pub fn tt_mb(&self) -> u32 {
+        self.tt_mb.unwrap_or(DEFAULT_TT_MB)
     }
 
     /// Checks the ranges; the message names the key and what is allowed.
@@ -84,6 +104,13 @@ impl SearchOptions {
                  principal variation search's null window",
                 self.reductions
             ));
+        }
+        if let Some(mb) = self.tt_mb {
+            if !mb.is_power_of_two() || mb > MAX_TT_MB {
+                return Err(format!(
+                    "tt_mb = {mb} is out of range: allowed a power of two from 1 to {MAX_TT_MB}"
+                ));
+            }
         }
         if self.quiescence > MAX_QUIESCENCE {
             return Err(format!(
@@ -135,6 +162,9 @@ impl fmt::Display for SearchOptions {
         if let Some(dir) = &self.tables {
             write!(f, " tables={}", dir.display())?;
         }
+        if let Some(mb) = self.tt_mb {
+            write!(f, " tt_mb={mb}")?;
+        }
         Ok(())
     }
 }
@@ -156,12 +186,20 @@ mod tests {
             reductions: 1,
             max_seeds: Some(8),
             tables: None,
+            tt_mb: Some(64),
         };
         assert!(on.any() && on.validate().is_ok());
         assert_eq!(
             on.to_string(),
-            " pvs=true aspiration=3 killers=true history=true quiescence=8 reductions=1 max_seeds=8"
+            " pvs=true aspiration=3 killers=true history=true quiescence=8 reductions=1 max_seeds=8 tt_mb=64"
         );
+        // The table's size alone leaves the plain search plain.
+        let size = SearchOptions {
+            tt_mb: Some(64),
+            ..SearchOptions::default()
+        };
+        assert!(!size.any());
+        assert_eq!((size.tt_mb(), SearchOptions::default().tt_mb()), (64, 4));
     }
 
     #[test]
@@ -198,5 +236,20 @@ mod tests {
             ..SearchOptions::default()
         };
         assert!(k.validate().unwrap_err().starts_with("max_seeds = 121"));
+        for mb in [0, 3, 48, 8192] {
+            let t = SearchOptions {
+                tt_mb: Some(mb),
+                ..SearchOptions::default()
+            };
+            let err = t.validate().unwrap_err();
+            assert!(err.starts_with(&format!("tt_mb = {mb} is out")), "{err}");
+        }
+        for mb in [1, 4, 64, 4096] {
+            let t = SearchOptions {
+                tt_mb: Some(mb),
+                ..SearchOptions::default()
+            };
+            assert!(t.validate().is_ok(), "{mb}");
+        }
     }
 }

@@ -153,7 +153,7 @@ impl AlphaBeta {
             // those of the table's move and the root's children too, and
             // again for a child whose entry an older sibling's search may
             // have pushed out of the cache.
-            prefetch(&self.tt[tt::slot(key)]);
+            prefetch(&self.tt[tt::slot(key, self.tt.len())]);
         }
         if !captured && (limit_reached(rules, since) || self.repeats(rules, key, floor)) {
             return stalled_margin(next, rules.stall.leftover, me);
@@ -225,7 +225,7 @@ impl AlphaBeta {
         }
         let use_tt = !E || self.use_tt;
         let base = material(pos);
-        let slot = tt::slot(key);
+        let slot = tt::slot(key, self.tt.len());
         let entry = self.tt[slot];
         let mut tt_move = NO_MOVE;
         if use_tt && entry.key == key {
@@ -270,7 +270,7 @@ impl AlphaBeta {
                 // The children will look up their table entries: a cache miss
                 // each, started now so that it overlaps the siblings' search.
                 for child in children.iter() {
-                    prefetch(&self.tt[tt::slot(child.pos.hash_key())]);
+                    prefetch(&self.tt[tt::slot(child.pos.hash_key(), self.tt.len())]);
                 }
             }
             for (index, child) in children.iter().enumerate() {

@@ -4,8 +4,9 @@
 //!
 //! Entries are keyed by [`Position::hash_key`] (board and side to move) and
 //! store scores relative to the capture difference, so that positions reached
-//! with different captures share entries. One slot per key index, always
-//! replaced.
+//! with different captures share entries. One slot per key index (the key's
+//! low bits), always replaced. The table holds a power of two of slots: 4 MiB
+//! by default, more with the `tt_mb` key.
 
 use crate::agents::evaluation::Score;
 use crate::moves::Move;
@@ -14,8 +15,13 @@ use crate::rules::Rules;
 
 use super::ordering::{encode, table_child, NO_MOVE};
 
-/// Transposition-table slots (a power of two; 16 bytes each, 4 MiB).
-pub(super) const TT_SLOTS: usize = 1 << 18;
+/// Bytes of one slot.
+pub(super) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
+/// The slots of a table of `mb` MiB (a power of two).
+pub(super) fn slots_of(mb: u32) -> usize {
+    (mb as usize) << 20 >> ENTRY_BYTES.trailing_zeros()
+}
 
 /// Bound kinds of a table entry.
 pub(super) const EXACT: u8 = 0;
@@ -33,10 +39,10 @@ pub(super) struct Entry {
     pub mv: u8,
 }
 
-/// The slot of `key`.
+/// The slot of `key` in a table of `slots` slots (a power of two).
 #[inline]
-pub(super) fn slot(key: u64) -> usize {
-    key as usize & (TT_SLOTS - 1)
+pub(super) fn slot(key: u64, slots: usize) -> usize {
+    key as usize & (slots - 1)
 }
 
 /// The principal variation from `root` after its best move `best`: the table's
@@ -56,7 +62,7 @@ pub(super) fn principal_variation(
     let mut seen = vec![root.hash_key()];
     while pv.len() < max && !pos.is_over() {
         let key = pos.hash_key();
-        let entry = tt[slot(key)];
+        let entry = tt[slot(key, tt.len())];
         if entry.key != key || entry.mv == NO_MOVE || seen.contains(&key) {
             break;
         }
