@@ -373,7 +373,8 @@ mod tests {
             (
                 "alphabeta",
                 "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
-                 killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"",
+                 killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"\n\
+                 tt_mb = 16",
             ),
             (
                 "mcts",
