@@ -106,14 +106,18 @@ fn search(args: &BenchArgs) -> Result<()> {
 
 /// The measure with the median plies per second.
 fn median(runs: impl Iterator<Item = Result<Throughput>>) -> Result<Throughput> {
-    let mut runs = runs.collect::<Result<Vec<_>>>()?;
-    runs.sort_by(|a, b| a.plies_per_second().total_cmp(&b.plies_per_second()));
-    Ok(runs[runs.len() / 2])
+    let runs = runs.collect::<Result<Vec<_>>>()?;
+    Ok(median_by(runs, Throughput::plies_per_second))
 }
 
-/// The median of some rates (at least one), the upper one of an even count as
-/// in [`median`].
-fn median_of(mut rates: Vec<f64>) -> f64 {
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
+/// The median of some rates (at least one).
+fn median_of(rates: Vec<f64>) -> f64 {
+    median_by(rates, |&r| r)
+}
+
+/// The item of `items` (at least one) with the median `key`, the upper one of
+/// an even count.
+fn median_by<T>(mut items: Vec<T>, key: impl Fn(&T) -> f64) -> T {
+    items.sort_by(|a, b| key(a).total_cmp(&key(b)));
+    items.swap_remove(items.len() / 2)
 }
