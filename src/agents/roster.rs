@@ -157,6 +157,7 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 false,
                 "a power of two from 1 to 4096 (MiB)",
             ),
+            ("tt_deep", Type::Flag, false, "true or false"),
         ],
         "mcts" => &[
             (
@@ -374,7 +375,7 @@ mod tests {
                 "alphabeta",
                 "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
                  killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"\n\
-                 tt_mb = 16",
+                 tt_mb = 16\ntt_deep = true",
             ),
             (
                 "mcts",

@@ -113,7 +113,8 @@ pub struct SearchInfo {
 ///   (Baudet 1978); killer moves and the history heuristic (see `ordering`);
 ///   a quiescence search over capturing turns at the leaves (Beal 1990, "A
 ///   generalised quiescence search algorithm"); exact endgame-table scores at
-///   any node inside the tables.
+///   any node inside the tables; a table that keeps the deepest entry of each
+///   pair of slots (`tt_deep`, see `tt`).
 #[derive(Debug, Clone)]
 pub struct AlphaBeta {
     budget: AlphaBetaBudget,
@@ -125,6 +126,9 @@ pub struct AlphaBeta {
     /// The game last searched: its start and moves played.
     game_start: Option<(Position, u32)>,
     tt: Vec<Entry>,
+    /// The number of searches since the table was last cleared, modulo 256:
+    /// the age of the entries this search writes.
+    age: u8,
     order: MoveOrder,
     endgame: Option<Endgame>,
     nodes: u64,
@@ -148,6 +152,7 @@ impl AlphaBeta {
             rules: None,
             game_start: None,
             tt: vec![Entry::default(); tt::slots_of(options::DEFAULT_TT_MB)],
+            age: 0,
             order: MoveOrder::new(AlphaBetaBudget::MAX_DEPTH as usize + 1),
             endgame: None,
             nodes: 0,
@@ -215,6 +220,7 @@ impl AlphaBeta {
             self.clear(game.rules());
         }
         self.game_start = Some((*game.start(), game.plies()));
+        self.age = self.age.wrapping_add(1);
         let rules = *game.rules();
         let root = *game.position();
         if let Err(err) = self.prepare(&rules, root.seeds_on_board()) {
@@ -241,7 +247,8 @@ impl AlphaBeta {
     /// best move `best` first (at most `max` moves; shorter where the table
     /// lost the line).
     pub fn principal_variation(&self, game: &Game, best: Move, max: usize) -> Vec<Move> {
-        tt::principal_variation(&self.tt, game.rules(), game.position(), best, max)
+        let deep = self.enhanced() && self.options.tt_deep;
+        tt::principal_variation(&self.tt, deep, game.rules(), game.position(), best, max)
     }
 
     /// The options in use.
@@ -335,6 +342,7 @@ impl AlphaBeta {
         self.rules = Some(*rules);
         self.game_start = None;
         self.tt.fill(Entry::default());
+        self.age = 0;
     }
 }
 

@@ -66,6 +66,12 @@ pub struct SearchOptions {
     /// The plain search stays plain with any size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tt_mb: Option<u32>,
+    /// The table keeps, in each pair of slots, the deepest entry of the
+    /// search beside the newest (TwoDeep, `src/agents/alphabeta/tt.rs`),
+    /// instead of always replacing: a search of millions of nodes then keeps
+    /// its costliest entries.
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    pub tt_deep: bool,
 }
 
 impl SearchOptions {
@@ -165,6 +171,9 @@ impl fmt::Display for SearchOptions {
         if let Some(mb) = self.tt_mb {
             write!(f, " tt_mb={mb}")?;
         }
+        if self.tt_deep {
+            f.write_str(" tt_deep=true")?;
+        }
         Ok(())
     }
 }
@@ -187,11 +196,13 @@ mod tests {
             max_seeds: Some(8),
             tables: None,
             tt_mb: Some(64),
+            tt_deep: true,
         };
         assert!(on.any() && on.validate().is_ok());
         assert_eq!(
             on.to_string(),
-            " pvs=true aspiration=3 killers=true history=true quiescence=8 reductions=1 max_seeds=8 tt_mb=64"
+            " pvs=true aspiration=3 killers=true history=true quiescence=8 reductions=1 max_seeds=8 \
+             tt_mb=64 tt_deep=true"
         );
         // The table's size alone leaves the plain search plain.
         let size = SearchOptions {

@@ -224,9 +224,14 @@ impl AlphaBeta {
             return self.evaluator.evaluate(pos, rules);
         }
         let use_tt = !E || self.use_tt;
+        let deep = E && self.options.tt_deep;
         let base = material(pos);
         let slot = tt::slot(key, self.tt.len());
-        let entry = self.tt[slot];
+        let entry = if deep {
+            tt::probe(&self.tt, key, true).unwrap_or_default()
+        } else {
+            self.tt[slot]
+        };
         let mut tt_move = NO_MOVE;
         if use_tt && entry.key == key {
             tt_move = entry.mv;
@@ -315,13 +320,19 @@ impl AlphaBeta {
             } else {
                 EXACT
             };
-            self.tt[slot] = Entry {
+            let new = Entry {
                 key,
                 score: (best - base) as i16,
                 depth: depth as u8,
                 bound,
                 mv: best_mv,
+                age: self.age,
             };
+            if deep {
+                tt::store_deep(&mut self.tt, new);
+            } else {
+                self.tt[slot] = new;
+            }
         }
         best
     }

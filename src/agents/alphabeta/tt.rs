@@ -4,9 +4,19 @@
 //!
 //! Entries are keyed by [`Position::hash_key`] (board and side to move) and
 //! store scores relative to the capture difference, so that positions reached
-//! with different captures share entries. One slot per key index (the key's
-//! low bits), always replaced. The table holds a power of two of slots: 4 MiB
-//! by default, more with the `tt_mb` key.
+//! with different captures share entries. The table holds a power of two of
+//! slots: 4 MiB by default, more with the `tt_mb` key.
+//!
+//! Which entry a new one replaces:
+//! - by default, one slot per key index (the key's low bits), always
+//!   replaced;
+//! - with the `tt_deep` key, the two slots of an aligned pair (in one cache
+//!   line) serve the keys of both indexes: the first keeps the deepest entry
+//!   of this search, the second the newest (Breuker, Uiterwijk & van den
+//!   Herik 1994, "Replacement schemes for transposition tables": their
+//!   TwoDeep). A search of millions of nodes overwrites a small table many
+//!   times over, and always replacing loses the deep entries near the root,
+//!   which cost the most to find again.
 
 use crate::agents::evaluation::Score;
 use crate::moves::Move;
@@ -29,7 +39,7 @@ pub(super) const LOWER: u8 = 1;
 pub(super) const UPPER: u8 = 2;
 
 /// One transposition-table slot.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Entry {
     pub key: u64,
     /// Score minus the capture difference of the side to move.
@@ -37,6 +47,9 @@ pub(super) struct Entry {
     pub depth: u8,
     pub bound: u8,
     pub mv: u8,
+    /// The search (the move of the game) that wrote it, modulo 256: an entry
+    /// of an earlier search never keeps a deep slot (`tt_deep`).
+    pub age: u8,
 }
 
 /// The slot of `key` in a table of `slots` slots (a power of two).
@@ -45,11 +58,42 @@ pub(super) fn slot(key: u64, slots: usize) -> usize {
     key as usize & (slots - 1)
 }
 
+/// The entry of `key` in `tt`, if there is one: in its slot, or with `deep`
+/// in either slot of its pair.
+#[inline]
+pub(super) fn probe(tt: &[Entry], key: u64, deep: bool) -> Option<Entry> {
+    let i = slot(key, tt.len());
+    if deep {
+        let pair = &tt[i & !1..(i & !1) + 2];
+        pair.iter().find(|e| e.key == key).copied()
+    } else {
+        Some(tt[i]).filter(|e| e.key == key)
+    }
+}
+
+/// Keeps `new` in the pair of slots of its key (`tt_deep`): in the first if
+/// it holds the same position, an entry of an earlier search, or one no
+/// deeper (which moves to the second); else in the second.
+#[inline]
+pub(super) fn store_deep(tt: &mut [Entry], new: Entry) {
+    let first = slot(new.key, tt.len()) & !1;
+    let kept = tt[first];
+    if kept.key == new.key || kept.age != new.age || new.depth >= kept.depth {
+        if kept.key != new.key {
+            tt[first + 1] = kept;
+        }
+        tt[first] = new;
+    } else {
+        tt[first + 1] = new;
+    }
+}
+
 /// The principal variation from `root` after its best move `best`: the table's
 /// moves from each following position, as long as an entry is there, its move
 /// is legal and no position repeats, at most `max` moves in all.
 pub(super) fn principal_variation(
     tt: &[Entry],
+    deep: bool,
     rules: &Rules,
     root: &Position,
     best: Move,
@@ -62,8 +106,10 @@ pub(super) fn principal_variation(
     let mut seen = vec![root.hash_key()];
     while pv.len() < max && !pos.is_over() {
         let key = pos.hash_key();
-        let entry = tt[slot(key, tt.len())];
-        if entry.key != key || entry.mv == NO_MOVE || seen.contains(&key) {
+        let Some(entry) = probe(tt, key, deep) else {
+            break;
+        };
+        if entry.mv == NO_MOVE || seen.contains(&key) {
             break;
         }
         let mv = if entry.mv == encode(Move::Pass) {
@@ -104,4 +150,80 @@ pub(super) fn usable(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, depth: u8, age: u8) -> Entry {
+        Entry {
+            key,
+            score: depth as i16,
+            depth,
+            bound: EXACT,
+            mv: 1,
+            age,
+        }
+    }
+
+    /// TwoDeep: the first slot of a pair keeps the deepest entry of the
+    /// search, the second takes the rest; the same position, or an entry of
+    /// an earlier search, gives way.
+    #[test]
+    fn a_pair_keeps_the_deepest_entry_of_the_search_beside_the_newest() {
+        let mut tt = vec![Entry::default(); 8];
+        // Keys 4 and 5 share the pair of slots 4 and 5; 12 too (12 & 7 = 4).
+        store_deep(&mut tt, entry(5, 9, 1));
+        assert_eq!((tt[4].key, tt[5].key), (5, 0));
+        store_deep(&mut tt, entry(12, 3, 1));
+        assert_eq!(
+            (tt[4].key, tt[5].key),
+            (5, 12),
+            "shallower: the second slot"
+        );
+        store_deep(&mut tt, entry(4, 2, 1));
+        assert_eq!(
+            (tt[4].key, tt[5].key),
+            (5, 4),
+            "the second slot is always replaced"
+        );
+        store_deep(&mut tt, entry(12, 9, 1));
+        assert_eq!(
+            (tt[4].key, tt[5].key),
+            (12, 5),
+            "as deep: first, the old one second"
+        );
+        store_deep(&mut tt, entry(12, 1, 1));
+        assert_eq!(
+            (tt[4], tt[5].key),
+            (entry(12, 1, 1), 5),
+            "the same position"
+        );
+        store_deep(&mut tt, entry(4, 8, 1));
+        store_deep(&mut tt, entry(5, 2, 2));
+        assert_eq!(
+            (tt[4].key, tt[5].key),
+            (5, 4),
+            "an earlier search gives way"
+        );
+        assert!(
+            tt[..4].iter().chain(&tt[6..]).all(|e| e.key == 0),
+            "other pairs untouched"
+        );
+        for key in [5, 4] {
+            assert_eq!(probe(&tt, key, true).map(|e| e.key), Some(key));
+        }
+        assert_eq!(probe(&tt, 12, true), None);
+        assert_eq!(
+            probe(&tt, 4, false).map(|e| e.key),
+            None,
+            "slot 4 holds key 5"
+        );
+        assert_eq!(
+            probe(&tt, 5, false).map(|e| e.key),
+            None,
+            "slot 5 holds key 4"
+        );
+    }
 }
