@@ -23,7 +23,9 @@ pub struct BenchArgs {
     /// Worker threads of the harness measure (0 = all cores).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Times each measure is taken; the median is printed.
+    /// Times each measure is taken, the floor and the harness back to back;
+    /// the medians are printed, and the ratio is the median of the
+    /// back-to-back ratios.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
     /// Measure the searches instead of the random games: alpha-beta positions
@@ -55,11 +57,22 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     for &holes in &args.holes {
         for &variant in &args.variants {
             let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
-            let floor = median((0..args.repeat).map(|k| Ok(floor(&rules, args.games, k as u64))))?;
-            let harness = median((0..args.repeat).map(|k| {
-                harness(variant, holes, args.games, args.threads, k as u64)
-                    .context("the harness bench failed")
-            }))?;
+            // Floor and harness back to back, so that each ratio compares
+            // two measures taken in the same seconds of a machine whose
+            // speed drifts.
+            let mut floors = Vec::with_capacity(args.repeat);
+            let mut harnesses = Vec::with_capacity(args.repeat);
+            let mut ratios = Vec::with_capacity(args.repeat);
+            for k in 0..args.repeat as u64 {
+                let floor = floor(&rules, args.games, k);
+                let harness = harness(variant, holes, args.games, args.threads, k)
+                    .context("the harness bench failed")?;
+                ratios.push(harness.plies_per_second() / floor.plies_per_second());
+                floors.push(floor);
+                harnesses.push(harness);
+            }
+            let floor = median_by(floors, Throughput::plies_per_second);
+            let harness = median_by(harnesses, Throughput::plies_per_second);
             println!(
                 "{:<8} {:>5} {:>14.0} {:>15.0} {:>12.0} {:>5.0}%",
                 variant.name(),
@@ -67,7 +80,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 floor.plies_per_second(),
                 harness.plies_per_second(),
                 harness.games_per_second(),
-                100.0 * harness.plies_per_second() / floor.plies_per_second()
+                100.0 * median_of(ratios)
             );
         }
     }
@@ -102,12 +115,6 @@ fn search(args: &BenchArgs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The measure with the median plies per second.
-fn median(runs: impl Iterator<Item = Result<Throughput>>) -> Result<Throughput> {
-    let runs = runs.collect::<Result<Vec<_>>>()?;
-    Ok(median_by(runs, Throughput::plies_per_second))
 }
 
 /// The median of some rates (at least one).
