@@ -303,7 +303,8 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
     }
     // The studies' champion is the strength issue's 2x6 champion under one
-    // name, and the 2x12 champion is the same search with sixteen times the nodes.
+    // name, and the 2x12 champion is the same search with sixteen times the
+    // nodes and sixteen times the transposition table.
     let champion = &shipped.get("champion").unwrap().spec;
     assert_eq!(champion, &shipped.get("champion-2x6").unwrap().spec);
     let keys = |name: &str| -> toml::Table {
@@ -316,6 +317,8 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         large.remove("nodes"),
         Some(toml::Value::Integer(16_000_000))
     );
+    assert_eq!(small.remove("tt_mb"), None);
+    assert_eq!(large.remove("tt_mb"), Some(toml::Value::Integer(64)));
     assert_eq!(small, large);
 }
 
