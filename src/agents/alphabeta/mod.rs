@@ -247,7 +247,8 @@ impl AlphaBeta {
     /// best move `best` first (at most `max` moves; shorter where the table
     /// lost the line).
     pub fn principal_variation(&self, game: &Game, best: Move, max: usize) -> Vec<Move> {
-        let deep = self.enhanced() && self.options.tt_deep;
+        // `tt_deep` is an enhancement: with it the enhanced search ran.
+        let deep = self.options.tt_deep;
         tt::principal_variation(&self.tt, deep, game.rules(), game.position(), best, max)
     }
 

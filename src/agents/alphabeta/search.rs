@@ -226,14 +226,8 @@ impl AlphaBeta {
         let use_tt = !E || self.use_tt;
         let deep = E && self.options.tt_deep;
         let base = material(pos);
-        let slot = tt::slot(key, self.tt.len());
-        let entry = if deep {
-            tt::probe(&self.tt, key, true).unwrap_or_default()
-        } else {
-            self.tt[slot]
-        };
         let mut tt_move = NO_MOVE;
-        if use_tt && entry.key == key {
+        if let Some(entry) = tt::probe(&self.tt, key, deep).filter(|_| use_tt) {
             tt_move = entry.mv;
             if let Some(s) = tt::usable(&entry, depth, alpha, beta, base) {
                 return s;
@@ -328,11 +322,7 @@ impl AlphaBeta {
                 mv: best_mv,
                 age: self.age,
             };
-            if deep {
-                tt::store_deep(&mut self.tt, new);
-            } else {
-                self.tt[slot] = new;
-            }
+            tt::store(&mut self.tt, new, deep);
         }
         best
     }

@@ -71,12 +71,18 @@ pub(super) fn probe(tt: &[Entry], key: u64, deep: bool) -> Option<Entry> {
     }
 }
 
-/// Keeps `new` in the pair of slots of its key (`tt_deep`): in the first if
-/// it holds the same position, an entry of an earlier search, or one no
-/// deeper (which moves to the second); else in the second.
+/// Keeps `new` in its slot (always replaced), or with `deep` in the pair of
+/// slots of its key: in the first if it holds the same position, an entry
+/// of an earlier search, or one no deeper (which moves to the second); else
+/// in the second.
 #[inline]
-pub(super) fn store_deep(tt: &mut [Entry], new: Entry) {
-    let first = slot(new.key, tt.len()) & !1;
+pub(super) fn store(tt: &mut [Entry], new: Entry, deep: bool) {
+    let i = slot(new.key, tt.len());
+    if !deep {
+        tt[i] = new;
+        return;
+    }
+    let first = i & !1;
     let kept = tt[first];
     if kept.key == new.key || kept.age != new.age || new.depth >= kept.depth {
         if kept.key != new.key {
@@ -174,34 +180,34 @@ mod tests {
     fn a_pair_keeps_the_deepest_entry_of_the_search_beside_the_newest() {
         let mut tt = vec![Entry::default(); 8];
         // Keys 4 and 5 share the pair of slots 4 and 5; 12 too (12 & 7 = 4).
-        store_deep(&mut tt, entry(5, 9, 1));
+        store(&mut tt, entry(5, 9, 1), true);
         assert_eq!((tt[4].key, tt[5].key), (5, 0));
-        store_deep(&mut tt, entry(12, 3, 1));
+        store(&mut tt, entry(12, 3, 1), true);
         assert_eq!(
             (tt[4].key, tt[5].key),
             (5, 12),
             "shallower: the second slot"
         );
-        store_deep(&mut tt, entry(4, 2, 1));
+        store(&mut tt, entry(4, 2, 1), true);
         assert_eq!(
             (tt[4].key, tt[5].key),
             (5, 4),
             "the second slot is always replaced"
         );
-        store_deep(&mut tt, entry(12, 9, 1));
+        store(&mut tt, entry(12, 9, 1), true);
         assert_eq!(
             (tt[4].key, tt[5].key),
             (12, 5),
             "as deep: first, the old one second"
         );
-        store_deep(&mut tt, entry(12, 1, 1));
+        store(&mut tt, entry(12, 1, 1), true);
         assert_eq!(
             (tt[4], tt[5].key),
             (entry(12, 1, 1), 5),
             "the same position"
         );
-        store_deep(&mut tt, entry(4, 8, 1));
-        store_deep(&mut tt, entry(5, 2, 2));
+        store(&mut tt, entry(4, 8, 1), true);
+        store(&mut tt, entry(5, 2, 2), true);
         assert_eq!(
             (tt[4].key, tt[5].key),
             (5, 4),
