@@ -716,16 +716,31 @@ mod tests {
     }
 
     #[test]
-    fn errors_print() {
-        for text in [
-            "kind = \"minimax\"",
-            "kind = \"alphabeta\"\ndept = 3",
-            "kind = \"alphabeta\"\ndepth = \"eight\"",
-            "kind = \"mcts\"",
-            "depth = 3",
-            "kind = \"random\"\ndepth = 3",
+    fn bad_specs_are_refused_with_the_field_named() {
+        for (text, names) in [
+            ("kind = \"minimax\"", "unknown variant `minimax`"),
+            ("kind = \"alphabeta\"\ndept = 3", "unknown field `dept`"),
+            (
+                "kind = \"alphabeta\"\ndepth = \"eight\"",
+                "invalid type: string \"eight\"",
+            ),
+            ("kind = \"mcts\"", "missing field `iterations`"),
+            ("depth = 3", "missing field `kind`"),
         ] {
-            println!("{text:?} => {:?}", read(text));
+            let err = read(text).unwrap_err();
+            assert!(err.contains(names), "{text:?} gave {err:?}");
         }
+        // serde lets a kind without fields carry unknown keys (its
+        // `deny_unknown_fields` does not reach unit variants); the roster's
+        // own field check, which every agent file goes through, refuses them.
+        let text = "kind = \"random\"\ndepth = 3";
+        assert_eq!(read(text), Ok(AgentSpec::Random));
+        let err = crate::agents::roster::parse_agent(std::path::Path::new("r.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`depth` is unknown") && err.contains("takes no parameters"),
+            "{err}"
+        );
     }
 }
