@@ -1,9 +1,7 @@
 //! `hoyito accuracy` and `hoyito::strength`: agents scored against the exact
 //! values of the endgame tables, on boards small enough to build in a test.
 
-mod common;
-
-use common::{hoyito, s};
+use crate::common::{hoyito, s};
 use hoyito::solver::Tablebase;
 use hoyito::strength::{
     agent_moves, sample_positions, score_moves, tree_positions, Judged, PositionSet, SampleSpec,

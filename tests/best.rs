@@ -1,11 +1,9 @@
 //! `hoyito best`: the shape of its answer (search lines, `move M` last), its
 //! agreement with `hoyito probe` inside the tables, and its one-line errors.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{hoyito, s};
+use crate::common::{hoyito, s};
 
 /// A roster directory under the test target directory holding `files`.
 fn roster(name: &str, files: &[(&str, &str)]) -> PathBuf {

@@ -294,7 +294,7 @@ iterations = 40
 
 /// Issue 4: a million-game run, report included, stays under 100 MB resident.
 /// About 10 s on two cores in release mode, and it needs GNU time:
-/// `cargo test --release --test harness -- --ignored million`.
+/// `cargo test --release --test integration -- --ignored million`.
 #[test]
 #[ignore = "a million games: run in release mode on demand"]
 fn a_million_game_run_and_its_report_stay_under_100_mb() {

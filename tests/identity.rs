@@ -7,9 +7,7 @@
 //! The experiments (`tests/identity/*.toml`) use random agents only, so that
 //! changes to the searching agents cannot move these digests.
 
-mod common;
-
-use common::{run_ok, s};
+use crate::common::{run_ok, s};
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo), of a whole file.
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{hoyito, run_ok, s, BIN};
+use crate::common::{hoyito, run_ok, s, BIN};
 
 /// Runs a command that must fail: its first error line, after checking
 /// there is exactly one and no panic.

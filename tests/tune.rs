@@ -2,11 +2,9 @@
 //! an agent file the roster reads and that plays, and refuses bad input with
 //! one clear line.
 
-mod common;
-
 use std::path::Path;
 
-use common::{hoyito, run_ok, s};
+use crate::common::{hoyito, run_ok, s};
 use hoyito::{AgentSpec, Game, Roster, Rules, Variant};
 
 fn agents_dir() -> String {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Browser test of report.html: builds hoyito, makes a small run that records
-# its moves, and checks the page in headless Chromium through chromedriver
-# (tests/browser/check_report.py, Python 3 standard library only). Installs
-# Chromium and chromedriver from Debian's packages when they are missing; if
-# they cannot be installed, says so on one line and exits 0.
+# Browser test of report.html: builds hoyito (as `cargo test` does), makes a
+# small run that records its moves, and checks the page in headless Chromium
+# through chromedriver (tests/browser/check_report.py, Python 3 standard
+# library only). Installs Chromium and chromedriver from Debian's packages
+# when they are missing; if they cannot be installed, says so on one line and
+# exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -17,7 +18,9 @@ if ! have chromium || ! have chromedriver || ! have python3; then
   echo "browser test skipped: Chromium, chromedriver or python3 is missing and could not be installed"
   exit 0
 fi
-cargo build --quiet --bin hoyito
+# The binary `cargo test` builds for the integration tests (test profile), not
+# `cargo build`, which would compile the crate again under the dev profile.
+cargo test --quiet --no-run --test cli
 hoyito="$PWD/target/debug/hoyito"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

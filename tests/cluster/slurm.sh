@@ -12,7 +12,8 @@
 # Where it cannot run (not root, no apt-get, the packages not installable) it
 # prints one line saying why and exits 0, so CI goes on; with
 # HOYITO_CLUSTER_TEST=require it fails instead. The binary is $HOYITO_BIN, or
-# this checkout's debug build (`cargo build`, already done by `cargo test`).
+# the one `cargo test` builds for the integration tests (the test profile:
+# optimised, with debug assertions), which `.ci/run` has just built.
 # The cluster has its own directory and ports (HOYITO_SLURM_DIR,
 # HOYITO_SLURM_PORT below), so a local cluster started by hand is left alone.
 set -euo pipefail
@@ -49,7 +50,9 @@ fi
 if [[ -n ${HOYITO_BIN:-} ]]; then
   bin=$(realpath "$HOYITO_BIN")
 else
-  cargo build --quiet --bin hoyito
+  # Not `cargo build`: under the dev profile it compiles the whole crate
+  # again, unoptimised (a minute of CI, and a slower cluster run).
+  cargo test --quiet --no-run --test cli
   bin=$(realpath target/debug/hoyito)
 fi
 export HOYITO_BIN=$bin

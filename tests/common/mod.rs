@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests that drive the binary as a
-//! subprocess (each test binary compiles this module and uses what it needs).
+//! subprocess (a module of the one test binary, `tests/integration.rs`; each
+//! test file uses what it needs).
 #![allow(dead_code)]
 
 use std::path::Path;
