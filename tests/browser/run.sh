@@ -20,7 +20,7 @@ if ! have chromium || ! have chromedriver || ! have python3; then
 fi
 # The binary `cargo test` builds for the integration tests (test profile), not
 # `cargo build`, which would compile the crate again under the dev profile.
-cargo test --quiet --no-run --test cli
+cargo test --quiet --no-run --test integration
 hoyito="$PWD/target/debug/hoyito"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

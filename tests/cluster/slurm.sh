@@ -52,7 +52,7 @@ if [[ -n ${HOYITO_BIN:-} ]]; then
 else
   # Not `cargo build`: under the dev profile it compiles the whole crate
   # again, unoptimised (a minute of CI, and a slower cluster run).
-  cargo test --quiet --no-run --test cli
+  cargo test --quiet --no-run --test integration
   bin=$(realpath target/debug/hoyito)
 fi
 export HOYITO_BIN=$bin
