@@ -4,7 +4,9 @@
 //! file: measured on a fresh checkout on 2 cores, 289 s to build the tests
 //! instead of 320 s, and 75 s to run them instead of 96 s (the tests of all
 //! files share the test threads). One file's tests:
-//! `cargo test --test integration NAME::`.
+//! `cargo test --test integration NAME::`. A new file must be named below,
+//! or its tests would never run: `every_test_file_is_a_module_here` fails
+//! until it is.
 
 mod common;
 
@@ -40,3 +42,37 @@ mod shard;
 mod solver;
 mod statistics;
 mod tune;
+
+/// Cargo no longer finds test files by itself (`autotests = false`): every
+/// `tests/NAME.rs` and `tests/NAME/main.rs` must be a module of this file.
+#[test]
+fn every_test_file_is_a_module_here() {
+    let here = include_str!("integration.rs");
+    let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&tests).expect("tests/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_stem().and_then(|n| n.to_str()).unwrap_or("");
+        let is_test = if path.is_dir() {
+            path.join("main.rs").is_file()
+        } else {
+            path.extension().is_some_and(|e| e == "rs") && name != "integration"
+        };
+        if is_test {
+            seen += 1;
+            if !here.lines().any(|line| line == format!("mod {name};")) {
+                missing.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(
+        seen >= 29,
+        "found only {seen} test files in {}",
+        tests.display()
+    );
+    assert!(
+        missing.is_empty(),
+        "test files that are not modules of tests/integration.rs, so never run: {missing:?}"
+    );
+}
