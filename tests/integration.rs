@@ -61,7 +61,8 @@ fn every_test_file_is_a_module_here() {
         };
         if is_test {
             seen += 1;
-            if !here.lines().any(|line| line == format!("mod {name};")) {
+            let declared = format!("mod {name};");
+            if !here.lines().any(|line| line == declared) {
                 missing.push(path.display().to_string());
             }
         }

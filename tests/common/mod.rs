@@ -1,7 +1,6 @@
 //! Helpers shared by the integration tests that drive the binary as a
 //! subprocess (a module of the one test binary, `tests/integration.rs`; each
 //! test file uses what it needs).
-#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Command, Output};
