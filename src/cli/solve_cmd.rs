@@ -117,14 +117,15 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                     built += r.positions;
                     format!(
                         "layer {:>3}: {:>12} positions built in {:>8.2} s (moves {:.2} s, \
-                         iteration {:.2} s; {} inner moves, {} sweeps)",
+                         iteration {:.2} s; {} inner moves, {} sweeps, {} rounds)",
                         r.seeds,
                         r.positions,
                         time.as_secs_f64(),
                         stats.generation.as_secs_f64(),
                         stats.iteration.as_secs_f64(),
                         stats.inner_moves,
-                        stats.sweeps
+                        stats.sweeps,
+                        stats.rounds
                     )
                 }
                 LayerSource::Loaded => {

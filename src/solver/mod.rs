@@ -17,6 +17,7 @@
 //! is the capturer). Captures already made do not matter, so tables are indexed
 //! by board and side to move only.
 
+mod frontier;
 pub mod index;
 pub mod memory;
 pub mod probe;

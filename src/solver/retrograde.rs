@@ -60,12 +60,14 @@ use crate::position::Position;
 use crate::prefetch::prefetch;
 use crate::rules::{LastFour, Rules, MAX_HOLES};
 use crate::side::Side;
+use crate::solver::frontier::{self, ChildLists, ParentIndex};
 use crate::solver::index::LayerIndex;
+use crate::solver::memory::memory_budget;
 use crate::solver::SolveError;
 
 /// Positions per chunk of work: large enough to amortise scheduling, small
 /// enough to balance two to sixteen threads.
-const CHUNK: usize = 1 << 15;
+pub(super) const CHUNK: usize = 1 << 15;
 
 /// Marks a position without a capturing move.
 const NO_EXIT: i8 = i8::MIN;
@@ -80,9 +82,13 @@ pub struct LayerStats {
     /// Inner (non-capturing) moves of the layer, both sides to move (North's
     /// mirror South's and are not simulated).
     pub inner_moves: u64,
-    /// Sweeps over the South-to-move positions until the fixed point (the last
-    /// one changes nothing; see `PHASES`).
+    /// Sweeps over the South-to-move positions (see `PHASES`): until the
+    /// fixed point (the last one changes nothing) where no rounds follow.
     pub sweeps: u32,
+    /// Rounds over the parents of the positions that changed, after the
+    /// sweeps, until the fixed point (the last one changes nothing); 0 where
+    /// the sweeps went to the end (see [`frontier`](super::frontier)).
+    pub rounds: u32,
     /// Time spent simulating the moves.
     pub generation: Duration,
     /// Time spent iterating to the fixed point.
@@ -96,16 +102,32 @@ pub struct LayerStats {
 pub(crate) type ExitValue<'a> = dyn Fn(&Position, &Position) -> i8 + Sync + 'a;
 
 /// The moves of one chunk of South-to-move positions.
-struct Chunk {
+pub(super) struct Chunk {
     /// Best exit value per position, or [`NO_EXIT`].
-    exit: Vec<i8>,
+    pub(super) exit: Vec<i8>,
     /// Number of inner moves per position.
-    degree: Vec<u8>,
+    pub(super) degree: Vec<u8>,
     /// Ranks of the inner children (North to move), position by position.
-    children: Vec<u32>,
+    pub(super) children: Vec<u32>,
     /// Rank of each position's mirror image (rows swapped, North to move).
-    mirror: Vec<u32>,
+    pub(super) mirror: Vec<u32>,
 }
+
+/// When a layer's sweeps give way to rounds over the parents of what changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tail {
+    /// Sweeps to the end: where the index of parents does not fit, and the
+    /// tests' yardstick.
+    Sweeps,
+    /// Rounds once a sweep changes fewer than one position in `n`, where the
+    /// memory for the index of parents is free.
+    RoundsBelow(u64),
+}
+
+/// Where the sweeps give way to rounds: measured on II 2x6 layers 18 to 20
+/// (one sweep reads every successor list, one round the parents of each
+/// change and their successors, a few hundred times as much per position).
+const ROUNDS_BELOW: u64 = 128;
 
 /// Builds the layer of `seeds` seeds: one value per position, South-to-move
 /// boards in rank order, then North-to-move. `rules` must give the last seeds
@@ -115,6 +137,26 @@ pub(crate) fn build_layer(
     seeds: u32,
     exit: &ExitValue<'_>,
     progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Vec<i8>, LayerStats), SolveError> {
+    build_layer_with(
+        rules,
+        seeds,
+        exit,
+        progress,
+        Tail::RoundsBelow(ROUNDS_BELOW),
+        &|| memory_budget(rayon::current_num_threads()).map(|b| b.bytes),
+    )
+}
+
+/// [`build_layer`], its sweeps ending as `tail` says, with `memory` telling
+/// the bytes free for the index of parents (`None`: nothing is known).
+pub(crate) fn build_layer_with(
+    rules: &Rules,
+    seeds: u32,
+    exit: &ExitValue<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+    mut tail: Tail,
+    memory: &dyn Fn() -> Option<u64>,
 ) -> Result<(Vec<i8>, LayerStats), SolveError> {
     assert_eq!(
         rules.last_four,
@@ -138,7 +180,7 @@ pub(crate) fn build_layer(
         seeds,
         bytes,
     };
-    let chunks = starts
+    let mut chunks = starts
         .par_iter()
         .map(|&start| {
             let len = CHUNK.min(count - start);
@@ -160,6 +202,7 @@ pub(crate) fn build_layer(
     let mut north_changed = zeroed::<u64>(2 * words).map_err(out_of_memory)?;
     let phases = PHASES.min(chunks.len());
     let mut sweeps = 0u32;
+    let mut rounds = 0u32;
     loop {
         let all = sweeps == 0;
         let parity = (sweeps % 2) as usize;
@@ -192,12 +235,44 @@ pub(crate) fn build_layer(
         if changes == 0 {
             break;
         }
+        let Tail::RoundsBelow(below) = tail else {
+            continue;
+        };
+        if changes.saturating_mul(below) >= count as u64 {
+            continue;
+        }
+        // This sweep's changes: the parents that read a value before it changed.
+        let frontier: Vec<u32> = north_changed
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .enumerate()
+            .flat_map(|(w, &word)| {
+                let mut bits = word;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let m = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        m as u32
+                    })
+                })
+            })
+            .collect();
+        match rounds_to_the_end(&mut chunks, &index, &mut values, frontier, memory) {
+            Some(done) => {
+                rounds = done;
+                break;
+            }
+            // No memory for the index of parents: it will not come later.
+            None => tail = Tail::Sweeps,
+        }
     }
     let stats = LayerStats {
         seeds,
         positions: 2 * count as u64,
         inner_moves,
         sweeps,
+        rounds,
         generation,
         iteration: clock.elapsed(),
     };
@@ -206,7 +281,7 @@ pub(crate) fn build_layer(
 
 /// A vector of `len` zeros, or the bytes that could not be allocated: the
 /// solver's large allocations fail as errors, not as an abort of the process.
-fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, u64> {
+pub(super) fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, u64> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
@@ -215,11 +290,75 @@ fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, u64> {
 }
 
 /// An empty vector with room for `len` items, or the bytes that could not be allocated.
-fn with_capacity<T>(len: usize) -> Result<Vec<T>, u64> {
+pub(super) fn with_capacity<T>(len: usize) -> Result<Vec<T>, u64> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
     Ok(v)
+}
+
+/// Updates the layer from `frontier`, the North-to-move positions that
+/// changed last, by rounds over their parents until the fixed point, and
+/// returns the rounds; or returns `None`, having changed nothing, where the
+/// memory for the index of parents is not free (`memory` tells the bytes). The mirror ranks are given
+/// up first (the index needs the memory), and made again if the index
+/// cannot be built after all.
+fn rounds_to_the_end(
+    chunks: &mut [Chunk],
+    index: &LayerIndex,
+    values: &mut [i8],
+    frontier: Vec<u32>,
+    memory: &dyn Fn() -> Option<u64>,
+) -> Option<u32> {
+    let count = index.count() as usize;
+    let edges = chunks.iter().map(|c| c.children.len() as u64).sum::<u64>();
+    let needed = ParentIndex::bytes(count, edges) + 4 * (count / 64) as u64;
+    let freed = 4 * count as u64;
+    if let Some(free) = memory() {
+        if needed.saturating_sub(freed) > free {
+            return None;
+        }
+    }
+    for chunk in chunks.iter_mut() {
+        chunk.mirror = Vec::new();
+    }
+    give_back_freed_memory();
+    let built =
+        ChildLists::new(chunks).and_then(|lists| Ok((ParentIndex::build(chunks, count)?, lists)));
+    let Ok((parents, lists)) = built else {
+        restore_mirrors(chunks, index);
+        return None;
+    };
+    let (south, north) = values.split_at_mut(count);
+    Some(frontier::settle(
+        &lists, &parents, index, south, north, frontier,
+    ))
+}
+
+/// Returns the memory just freed to the system, so that the index of parents
+/// takes its place rather than adding to it: the allocator keeps the freed
+/// mirror ranks (small blocks, among the successor lists) otherwise.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's own.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Makes the mirror ranks of every chunk again.
+fn restore_mirrors(chunks: &mut [Chunk], index: &LayerIndex) {
+    chunks.par_iter_mut().enumerate().for_each(|(k, chunk)| {
+        let mut board = index.unrank((k * CHUNK) as u64);
+        chunk.mirror = (0..chunk.degree.len())
+            .map(|i| {
+                if i > 0 {
+                    index.advance(&mut board);
+                }
+                index.rotated_rank(&board) as u32
+            })
+            .collect();
+    });
 }
 
 /// Simulates every move of the South-to-move positions `start..start + len`;
@@ -482,7 +621,9 @@ mod tests {
     }
 
     /// Layers of several chunks, so several parts, built with one thread and
-    /// with three: the same values as the plain iteration, and the same sweeps.
+    /// with three, with sweeps to the end, with rounds from the first sweep
+    /// on and with rounds from where the solver starts them: the same values
+    /// as the plain iteration, and the same sweeps and rounds.
     #[test]
     fn layers_agree_with_the_plain_iteration_for_any_thread_count() {
         use crate::rules::Variant;
@@ -500,29 +641,85 @@ mod tests {
             let rules = *tables.rules();
             let lower = |p: &Position| tables.value(p).expect("a lower layer");
             let exit = |p: &Position, c: &Position| move_value(p, c, &lower);
-            let build = |threads: usize| {
+            let build = |threads: usize, tail: Tail, free: Option<u64>| {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
                 let pool = pool.expect("a thread pool");
-                pool.install(|| build_layer(&rules, seeds, &exit, &|_| {}))
+                pool.install(|| build_layer_with(&rules, seeds, &exit, &|_| {}, tail, &|| free))
                     .expect("a small layer")
             };
-            let (one, stats_one) = build(1);
-            let (three, stats_three) = build(3);
             let plain = plain_layer(&rules, seeds, &exit);
             let differ = |a: &[i8], b: &[i8]| a.iter().zip(b).filter(|(x, y)| x != y).count();
-            assert_eq!(one.len(), plain.len(), "{variant}");
-            assert_eq!(
-                differ(&one, &plain),
-                0,
-                "{variant}: values unlike the plain iteration"
-            );
-            assert_eq!(
-                differ(&one, &three),
-                0,
-                "{variant}: values differ with three threads"
-            );
-            assert_eq!(stats_one.sweeps, stats_three.sweeps, "{variant}");
-            assert!(one.iter().filter(|&&v| v != 0).count() > one.len() / 10);
+            let mut sweeps_to_the_end = 0;
+            for (tail, free) in [
+                (Tail::Sweeps, None),
+                (Tail::RoundsBelow(1), None),
+                (Tail::RoundsBelow(ROUNDS_BELOW), None),
+                // No memory for the index of parents: sweeps to the end.
+                (Tail::RoundsBelow(1), Some(0)),
+            ] {
+                let case = format!("{variant} {tail:?}, {free:?} bytes free");
+                let (one, stats_one) = build(1, tail, free);
+                let (three, stats_three) = build(3, tail, free);
+                assert_eq!(one.len(), plain.len(), "{case}");
+                assert_eq!(
+                    differ(&one, &plain),
+                    0,
+                    "{case}: values unlike the plain iteration"
+                );
+                assert_eq!(
+                    differ(&one, &three),
+                    0,
+                    "{case}: values differ with three threads"
+                );
+                assert_eq!(stats_one.sweeps, stats_three.sweeps, "{case}");
+                assert_eq!(stats_one.rounds, stats_three.rounds, "{case}");
+                assert!(one.iter().filter(|&&v| v != 0).count() > one.len() / 10);
+                match (tail, free) {
+                    (Tail::Sweeps, _) => {
+                        assert_eq!(stats_one.rounds, 0, "{case}");
+                        sweeps_to_the_end = stats_one.sweeps;
+                    }
+                    (_, Some(0)) => {
+                        assert_eq!(stats_one.rounds, 0, "{case}");
+                        assert_eq!(stats_one.sweeps, sweeps_to_the_end, "{case}");
+                    }
+                    // Rounds as soon as the first sweep has run: they do
+                    // nearly all the work.
+                    (Tail::RoundsBelow(1), _) => {
+                        assert_eq!(stats_one.sweeps, 1, "{case}");
+                        assert!(stats_one.rounds > 10, "{case}: {stats_one:?}");
+                    }
+                    (Tail::RoundsBelow(_), _) => {}
+                }
+            }
+        }
+    }
+
+    /// The mirror ranks made again after an index of parents could not be
+    /// built are the ones the moves' generation made.
+    #[test]
+    fn mirror_ranks_are_made_again_as_generated() {
+        use crate::solver::tablebase::Tablebase;
+        let tables = Tablebase::new(crate::rules::Variant::Ii, 4).expect("a valid board");
+        let rules = *tables.rules();
+        let index = LayerIndex::new(4, 13);
+        let count = index.count() as usize;
+        assert!(count > 2 * CHUNK, "several chunks");
+        let exit = |_: &Position, _: &Position| 0;
+        let mut chunks: Vec<Chunk> = (0..count)
+            .step_by(CHUNK)
+            .map(|start| {
+                let len = CHUNK.min(count - start);
+                generate_chunk(&rules, &index, start, len, &exit).expect("a small chunk")
+            })
+            .collect();
+        let generated: Vec<Vec<u32>> = chunks.iter().map(|c| c.mirror.clone()).collect();
+        for chunk in &mut chunks {
+            chunk.mirror = Vec::new();
+        }
+        restore_mirrors(&mut chunks, &index);
+        for (k, (chunk, mirror)) in chunks.iter().zip(&generated).enumerate() {
+            assert_eq!(&chunk.mirror, mirror, "chunk {k}");
         }
     }
 }
