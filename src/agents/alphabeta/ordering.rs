@@ -6,10 +6,12 @@
 //! heuristic". History heuristic: Schaeffer 1989, "The history heuristic and
 //! alpha-beta search enhancements in practice".
 
+use std::mem::MaybeUninit;
+
 use crate::moves::Move;
 use crate::position::{ChildSink, MoveEffect, Position};
 use crate::rules::Rules;
-use crate::side::{BySide, Side};
+use crate::side::Side;
 
 /// "No move" in a table entry or a killer slot; a pass is stored as 16.
 pub(super) const NO_MOVE: u8 = 255;
@@ -52,9 +54,11 @@ impl Child {
 /// order is kept as one small key per child (its ordering key, then hole order
 /// among equals): only the keys are sorted. Copying and moving whole children
 /// (52 bytes each, just written by the sowing) cost about a fifth of the
-/// search (issue 15).
+/// search (issue 15). The slots start uninitialised: clearing them took
+/// about 1 KB of stores at every node.
 pub(super) struct Children {
-    items: [Child; 16],
+    /// `items[..len]` are initialised, the rest not.
+    items: [MaybeUninit<Child>; 16],
     /// Sorted highest first: the ordering key (offset to be unsigned) above
     /// bit 8, and `15 - i` for the child at `items[i]` below, so that equal
     /// keys keep generation order.
@@ -66,25 +70,8 @@ impl Children {
     /// No children yet.
     #[inline]
     pub fn new() -> Children {
-        // All zero bits, so that the compiler clears the array rather than
-        // copying it from a constant.
-        const EMPTY: Child = Child {
-            mv: Move::Sow(0),
-            pos: Position {
-                board: [0; 32],
-                holes: 0,
-                side: Side::South,
-                captures: BySide { south: 0, north: 0 },
-            },
-            effect: MoveEffect {
-                captured: 0,
-                game_over: false,
-                extra_move: false,
-                laps: 0,
-            },
-        };
         Children {
-            items: [EMPTY; 16],
+            items: [const { MaybeUninit::uninit() }; 16],
             keys: [0; 16],
             len: 0,
         }
@@ -99,9 +86,13 @@ impl Children {
     /// The children, highest key first.
     #[inline]
     pub fn iter(&self) -> impl Iterator<Item = &Child> + '_ {
-        self.keys[..self.len]
-            .iter()
-            .map(|&key| &self.items[15 - (key & 0xff) as usize])
+        self.keys[..self.len].iter().map(|&key| {
+            let i = 15 - (key & 0xff) as usize;
+            debug_assert!(i < self.len);
+            // SAFETY: the keys name the slots `0..len`, each written whole
+            // by `slot` (its position) and `keep` (its move and effect).
+            unsafe { self.items[i].assume_init_ref() }
+        })
     }
 }
 
@@ -113,8 +104,16 @@ struct Ordered<'a, K> {
 
 impl<K: FnMut(Move, &MoveEffect) -> i32> ChildSink for Ordered<'_, K> {
     #[inline(always)]
-    fn slot(&mut self) -> &mut Position {
-        &mut self.out.items[self.out.len].pos
+    fn slot(&mut self, parent: &Position) -> &mut Position {
+        let child = self.out.items[self.out.len].as_mut_ptr();
+        // SAFETY: `child` points into `items`, borrowed mutably with `self`
+        // for the reference's lifetime; the field is written before the
+        // reference to it is made.
+        unsafe {
+            let pos = std::ptr::addr_of_mut!((*child).pos);
+            pos.write(*parent);
+            &mut *pos
+        }
     }
 
     #[inline(always)]
@@ -122,8 +121,13 @@ impl<K: FnMut(Move, &MoveEffect) -> i32> ChildSink for Ordered<'_, K> {
         let out = &mut *self.out;
         let n = out.len;
         let order = (self.key)(mv, &effect);
-        out.items[n].mv = mv;
-        out.items[n].effect = effect;
+        let child = out.items[n].as_mut_ptr();
+        // SAFETY: as in `slot`; with these two fields and the position that
+        // `slot` wrote, the child is whole and `items[n]` initialised.
+        unsafe {
+            std::ptr::addr_of_mut!((*child).mv).write(mv);
+            std::ptr::addr_of_mut!((*child).effect).write(effect);
+        }
         let key = ((i64::from(order) - i64::from(i32::MIN)) as u64) << 8 | (15 - n as u64);
         let mut i = n;
         while i > 0 && out.keys[i - 1] < key {
