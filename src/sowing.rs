@@ -171,12 +171,13 @@ fn sow_laps<const SEED_BY_SEED: bool, const CHAIN: bool, O: Observer>(
             from: from as u8,
             seeds: hand,
         });
-        let last = if SEED_BY_SEED {
-            sow_lap_en_passant(board, len, from, hand, &mut captured, obs)
+        let (last, count) = if SEED_BY_SEED {
+            let last = sow_lap_en_passant(board, len, from, hand, &mut captured, obs);
+            (last, board[last])
         } else {
             sow_lap(board, len, from, hand)
         };
-        let count = board[last];
+        debug_assert_eq!(count, board[last]);
         obs.step(Step::LapEnd {
             hole: last as u8,
             count,
@@ -307,25 +308,26 @@ fn add(board: &mut Board, seeds: &Board) {
 /// adds `hand / len` to every hole and one more to the `hand % len` holes
 /// after `from`.
 #[inline(always)]
-fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> usize {
+fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> (usize, u8) {
     let mut hand = hand as usize;
+    let rounds = (hand / len) as u8;
+    let last = from + hand % len;
+    let last = if last >= len { last - len } else { last };
+    // Read before the lap's stores: the next lap waits on this count.
+    let count = board[last]
+        .wrapping_add(rounds)
+        .wrapping_add(u8::from(hand % len != 0));
     if hand >= len {
         // `rounds` in each of the `len` holes, all holes at once (see
         // [`clear_hole`] for why not hole by hole). No hole overflows: a
         // board holds at most 255 seeds (checked on entry to [`sow`]).
-        let rounds = (hand / len) as u8;
         for (seeds, one) in board.iter_mut().zip(first_holes(len)) {
             *seeds = seeds.wrapping_add(one.wrapping_neg() & rounds);
         }
         hand %= len;
     }
     add(board, &lap_seeds(len, from, hand));
-    let last = from + hand;
-    if last >= len {
-        last - len
-    } else {
-        last
-    }
+    (last, count)
 }
 
 /// Hoyito I: sows seed by seed, taking every four made by a seed that is not the
@@ -405,7 +407,7 @@ mod tests {
             for from in 0..len {
                 for hand in 1..=255u8 {
                     let mut board = [0u8; 32];
-                    let last = sow_lap(&mut board, len, from, hand);
+                    let (last, count) = sow_lap(&mut board, len, from, hand);
                     let mut expected = [0u8; 32];
                     let mut at = from;
                     for _ in 0..hand {
@@ -414,6 +416,7 @@ mod tests {
                     }
                     assert_eq!(board, expected, "{hand} seeds after {from} on {len}");
                     assert_eq!(last, at, "{hand} seeds after {from} on {len}");
+                    assert_eq!(count, board[last], "{hand} seeds after {from} on {len}");
                 }
             }
         }
