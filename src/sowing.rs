@@ -309,24 +309,22 @@ fn add(board: &mut Board, seeds: &Board) {
 /// after `from`.
 #[inline(always)]
 fn sow_lap(board: &mut Board, len: usize, from: usize, hand: u8) -> (usize, u8) {
-    let mut hand = hand as usize;
-    let rounds = (hand / len) as u8;
-    let last = from + hand % len;
+    let (rounds, rest) = ((hand as usize / len) as u8, hand as usize % len);
+    let last = from + rest;
     let last = if last >= len { last - len } else { last };
     // Read before the lap's stores: the next lap waits on this count.
     let count = board[last]
         .wrapping_add(rounds)
-        .wrapping_add(u8::from(hand % len != 0));
-    if hand >= len {
+        .wrapping_add(u8::from(rest != 0));
+    if rounds > 0 {
         // `rounds` in each of the `len` holes, all holes at once (see
         // [`clear_hole`] for why not hole by hole). No hole overflows: a
         // board holds at most 255 seeds (checked on entry to [`sow`]).
         for (seeds, one) in board.iter_mut().zip(first_holes(len)) {
             *seeds = seeds.wrapping_add(one.wrapping_neg() & rounds);
         }
-        hand %= len;
     }
-    add(board, &lap_seeds(len, from, hand));
+    add(board, &lap_seeds(len, from, rest));
     (last, count)
 }
 

@@ -43,10 +43,19 @@ pub(super) struct ChildLists<'a> {
 const STRIDE: usize = 64;
 
 impl<'a> ChildLists<'a> {
+    /// Offsets stored for `chunks`: one per `STRIDE` positions of each chunk.
+    fn blocks(chunks: &[Chunk]) -> usize {
+        chunks.iter().map(|c| c.degree.len().div_ceil(STRIDE)).sum()
+    }
+
+    /// Bytes [`ChildLists::new`] allocates for `chunks`.
+    pub(super) fn bytes(chunks: &[Chunk]) -> u64 {
+        4 * Self::blocks(chunks) as u64
+    }
+
     /// The lists of `chunks`, or the bytes that could not be allocated.
     pub(super) fn new(chunks: &'a [Chunk]) -> Result<ChildLists<'a>, u64> {
-        let blocks: usize = chunks.iter().map(|c| c.degree.len().div_ceil(STRIDE)).sum();
-        let mut starts = super::retrograde::with_capacity::<u32>(blocks)?;
+        let mut starts = super::retrograde::with_capacity::<u32>(Self::blocks(chunks))?;
         for chunk in chunks {
             let mut first = 0u32;
             for (i, &degree) in chunk.degree.iter().enumerate() {

@@ -241,23 +241,7 @@ pub(crate) fn build_layer_with(
         if changes.saturating_mul(below) >= count as u64 {
             continue;
         }
-        // This sweep's changes: the parents that read a value before it changed.
-        let frontier: Vec<u32> = north_changed
-            .iter()
-            .skip(parity)
-            .step_by(2)
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut bits = word;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let m = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        m as u32
-                    })
-                })
-            })
-            .collect();
+        let frontier = changed_in_sweep(&north_changed, parity);
         match rounds_to_the_end(&mut chunks, &index, &mut values, frontier, memory) {
             Some(done) => {
                 rounds = done;
@@ -297,12 +281,27 @@ pub(super) fn with_capacity<T>(len: usize) -> Result<Vec<T>, u64> {
     Ok(v)
 }
 
+/// The North-to-move positions flagged in the `parity` words of
+/// `north_changed`: the changes of this sweep, whose parents read a value
+/// before it changed.
+fn changed_in_sweep(north_changed: &[u64], parity: usize) -> Vec<u32> {
+    let mut changed = Vec::new();
+    for (w, &word) in north_changed.iter().skip(parity).step_by(2).enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            changed.push((w * 64 + bits.trailing_zeros() as usize) as u32);
+            bits &= bits - 1;
+        }
+    }
+    changed
+}
+
 /// Updates the layer from `frontier`, the North-to-move positions that
 /// changed last, by rounds over their parents until the fixed point, and
 /// returns the rounds; or returns `None`, having changed nothing, where the
-/// memory for the index of parents is not free (`memory` tells the bytes). The mirror ranks are given
-/// up first (the index needs the memory), and made again if the index
-/// cannot be built after all.
+/// memory for the index of parents is not free (`memory` tells the bytes).
+/// The mirror ranks are given up first (the index needs the memory), and
+/// made again if the index cannot be built after all.
 fn rounds_to_the_end(
     chunks: &mut [Chunk],
     index: &LayerIndex,
@@ -312,7 +311,7 @@ fn rounds_to_the_end(
 ) -> Option<u32> {
     let count = index.count() as usize;
     let edges = chunks.iter().map(|c| c.children.len() as u64).sum::<u64>();
-    let needed = ParentIndex::bytes(count, edges) + 4 * (count / 64) as u64;
+    let needed = ParentIndex::bytes(count, edges) + ChildLists::bytes(chunks);
     let freed = 4 * count as u64;
     if let Some(free) = memory() {
         if needed.saturating_sub(freed) > free {
