@@ -163,6 +163,12 @@ impl Seat {
         }
     }
 
+    /// Whether this is the built-in random player, which plays by
+    /// `Game::play_random` and needs to hear of nothing.
+    pub fn is_random(&self) -> bool {
+        matches!(self, Seat::Random)
+    }
+
     /// Gets ready for a new game.
     pub fn new_game(&mut self, rules: &Rules) {
         if let Some(agent) = self.agent() {

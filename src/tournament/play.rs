@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
+use crate::agent::AgentRng;
 use crate::game::Game;
 use crate::metrics::MeasureRecorder;
 use crate::moves::Move;
@@ -71,16 +72,13 @@ pub fn play_measured(
     match opening {
         Opening::Random { plies } => {
             let mut opening_rng = rng_from_seed(scheduled.opening_seed);
-            for _ in 0..plies {
-                if game.is_over() {
-                    break;
-                }
-                let mv = game.play_random(&mut opening_rng);
-                if let Some(m) = measures.as_deref_mut() {
-                    m.record(mv, &game);
-                }
-                on_move(&game, mv);
-            }
+            play_randomly(
+                &mut game,
+                &mut opening_rng,
+                plies,
+                measures.as_deref_mut(),
+                &mut on_move,
+            );
         }
         Opening::Book { plies, .. } => {
             for &mv in plies {
@@ -104,6 +102,16 @@ pub fn play_measured(
         seats[side].new_game(&rules);
     }
     let mut failure = None;
+    if seats.south.is_random() && seats.north.is_random() {
+        // Random self-play, the harness's benchmark: no seat to ask or tell.
+        play_randomly(
+            &mut game,
+            &mut rng,
+            u32::MAX,
+            measures.as_deref_mut(),
+            &mut on_move,
+        );
+    }
     while !game.is_over() {
         let side = game.position().side_to_move();
         let mv = match seats[side].play(&mut game, &mut rng) {
@@ -145,6 +153,29 @@ pub fn play_measured(
         return Err(failure);
     }
     Ok(game)
+}
+
+/// Plays up to `plies` uniformly random plies of `game` (fewer if it ends)
+/// with `rng` (`Game::play_random`), counting each in `measures` and showing
+/// it to `on_move`: a random opening, and a game between two random seats
+/// (which have nothing to be told), without asking a seat for each move.
+fn play_randomly(
+    game: &mut Game,
+    rng: &mut AgentRng,
+    plies: u32,
+    mut measures: Option<&mut MeasureRecorder>,
+    on_move: &mut impl FnMut(&Game, Move),
+) {
+    for _ in 0..plies {
+        if game.is_over() {
+            break;
+        }
+        let mv = game.play_random(rng);
+        if let Some(m) = measures.as_deref_mut() {
+            m.record(mv, game);
+        }
+        on_move(game, mv);
+    }
 }
 
 /// Writes the record of a finished game into `row`, reusing its strings.
