@@ -16,7 +16,7 @@ use crate::board_key::{self, KeyKeeper, LapSums};
 use crate::forfeit::ForfeitReason;
 use crate::moves::{Move, MoveList};
 use crate::position::{IllegalMove, MoveEffect, Position};
-use crate::repetition::Repetitions;
+use crate::repetition::{History, Repetitions};
 use crate::rules::{Leftover, Rules};
 use crate::side::{BySide, Side};
 use crate::sowing::Trace;
@@ -159,8 +159,12 @@ impl Game {
     /// A game from a given position.
     pub fn from_position(rules: Rules, start: Position) -> Game {
         let board_key = board_key::of_position(&start);
-        let mut recent = Repetitions::new();
-        recent.record(&start, board_key);
+        let mut recent = Repetitions::new(&start);
+        let history = History {
+            rules: &rules,
+            moves: &[],
+        };
+        recent.record(&start, board_key, history);
         let mut game = Game {
             rules,
             start,
@@ -332,7 +336,7 @@ impl Game {
             return;
         }
         if effect.captured > 0 {
-            self.recent.clear();
+            self.recent.clear(&self.position);
         }
         let stall = self.rules.stall;
         debug_assert_eq!(
@@ -340,7 +344,11 @@ impl Game {
             board_key::of_position(&self.position),
             "the kept key is the board's"
         );
-        let seen = self.recent.record(&self.position, self.board_key);
+        let history = History {
+            rules: &self.rules,
+            moves: &self.moves,
+        };
+        let seen = self.recent.record(&self.position, self.board_key, history);
         if effect.captured > 0 {
             return;
         }
