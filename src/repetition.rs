@@ -17,8 +17,9 @@
 //! compare no positions at all.
 //!
 //! The positions themselves are not kept: a repetition is rare (on 2x12
-//! about one random game in 200 has one), and a copy of every position cost
-//! the random harness about 4% of its speed (issue 15). The rare position a
+//! about one random game in 200 has one), and copying every position (36
+//! bytes a ply) was about half of what the record cost the random harness
+//! (issue 15). The rare position a
 //! tag leads to is made again by the game's moves, which the game hands to
 //! the record with each ply: from the stretch's first position, kept at each
 //! capture, through checkpoints every [`CHECKPOINT`] plies that are made as
