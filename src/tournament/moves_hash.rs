@@ -176,31 +176,32 @@ impl MovesHasher {
     /// A hole's token is one or two digits; a loop over its bytes would
     /// branch on that length, which random play cannot predict (on 2x12 a
     /// third of the holes have two digits). So the space and the second
-    /// digit are always hashed, and kept or not by a select: three
-    /// multiplications beside the sowing, no branch but the pass's.
+    /// digit (0 in a one-digit token's padding) are always hashed, and kept
+    /// or not by a select: three multiplications beside the sowing, no
+    /// branch but the pass's.
     #[inline]
     pub fn push(&mut self, mv: Move) {
         let Move::Sow(hole) = mv else {
             self.push_pass();
             return;
         };
-        let [first, second] = DIGITS[usize::from(hole)];
+        let token = &SPACED_TOKENS[usize::from(hole)];
         let spaced = fnv1a_byte(self.hash, b' ');
         let hash = if self.empty { self.hash } else { spaced };
-        let hash = fnv1a_byte(hash, first);
-        let both = fnv1a_byte(hash, second);
-        self.hash = if second == 0 { hash } else { both };
+        let hash = fnv1a_byte(hash, token.bytes[1]);
+        let both = fnv1a_byte(hash, token.bytes[2]);
+        self.hash = if token.len == 3 { both } else { hash };
         self.empty = false;
     }
 
-    /// Adds a pass: the rare case, by the plain loop.
+    /// Adds a pass: the rare case, by the plain loop over its spaced token
+    /// (without the space for the first move).
     #[cold]
     fn push_pass(&mut self) {
-        if !self.empty {
-            self.hash = fnv1a(self.hash, b" ");
-        }
+        let token = &SPACED_TOKENS[token_index(Move::Pass)];
+        let text = &token.bytes[usize::from(self.empty)..usize::from(token.len)];
+        self.hash = fnv1a(self.hash, text);
         self.empty = false;
-        self.hash = fnv1a(self.hash, PASS_TOKEN.as_bytes());
     }
 
     /// The hash of the moves pushed.
@@ -208,22 +209,6 @@ impl MovesHasher {
         MovesHash(self.hash)
     }
 }
-
-/// The digits of each hole's token (`HOLE_TOKENS`), the second 0 for a
-/// one-digit token.
-const DIGITS: [[u8; 2]; 16] = {
-    let mut digits = [[0; 2]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let text = HOLE_TOKENS[i].as_bytes();
-        digits[i][0] = text[0];
-        if text.len() > 1 {
-            digits[i][1] = text[1];
-        }
-        i += 1;
-    }
-    digits
-};
 
 /// One FNV-1a step.
 #[inline(always)]
