@@ -40,6 +40,7 @@ mod rounds;
 mod rules;
 mod shard;
 mod solver;
+mod start_solve;
 mod statistics;
 mod tune;
 

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The exact first-player values the solver gives, written to
 # reports/first-player/exact.json for reports/README.md:
-# - the start positions of 2x2, 2x3 and 2x4 (4 seeds per hole, Hoyito I, II
-#   and III);
+# - the start positions (4 seeds per hole, South to move), solved over the
+#   positions reachable from them (`hoyito solve --start`): Hoyito I on 2x2
+#   to 2x6, II and III on 2x2 to 2x4 (II and III 2x5 reach more positions
+#   than this machine holds: see reports/solved.md), each with its value,
+#   best first moves, a principal variation, positions per layer, seconds and
+#   peak memory;
 # - on 2x4, perfect play from the very openings the first-player studies
 #   played (examples/exact_openings.rs), beside what the agents got from
 #   them: the champion and mcts-5k from reports/first-player-top, and
 #   alphabeta-d8 from the first-player run when its games.csv is there
 #   (`cargo run --release -- run configs/first-player.toml` writes it to
 #   runs/first-player; set FIRST_PLAYER_RUN to read another directory).
-# Run from the repository root; about 3 minutes on two cores (the three 2x4
-# builds), tables in a scratch directory.
+# Run from the repository root; about 8 minutes on two cores (I 2x6 alone
+# about 3; the three 2x4 table builds about 3), tables in a scratch directory.
 #   bash reports/first-player/exact.sh
 set -euo pipefail
 cargo build --release --quiet --example exact_openings
@@ -23,34 +27,31 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 rows=()
 openings=()
-for holes in 2 3 4; do
-    row=$(printf '4%.0s,' $(seq "$holes")); row=${row%,}
-    seeds=$((8 * holes))
-    for variant in i ii iii; do
-        tables="$scratch/$variant-$holes"
-        "$bin" solve --variant "$variant" --holes "$holes" --max-seeds "$seeds" \
-            --only-needed --tables "$tables" > /dev/null
-        probe=$("$bin" probe --variant "$variant" --position "$row/$row S 0-0" --tables "$tables")
-        margin=$(awk '$1 == "value" { print $2 }' <<< "$probe")
-        best=$(awk '$1 == "best" { $1 = ""; sub(/^ /, ""); print }' <<< "$probe")
-        # South's score under perfect play (win 1, draw 1/2) and its advantage.
-        if (( margin > 0 )); then score=1; advantage=0.5;
-        elif (( margin == 0 )); then score=0.5; advantage=0;
-        else score=0; advantage=-0.5; fi
-        rows+=("    {\"variant\": \"$variant\", \"holes\": $holes, \"seeds\": $seeds, \"margin\": $margin, \"score\": $score, \"advantage\": $advantage, \"best\": \"$best\"}")
-        if (( holes == 4 )); then
-            for agent in champion mcts-5k; do
-                openings+=("    $("$openings_bin" "$top_run/games.csv" "$variant" 4 "$agent" "$tables")")
-            done
-            if [[ -f "$low_run/games.csv" ]]; then
-                openings+=("    $("$openings_bin" "$low_run/games.csv" "$variant" 4 alphabeta-d8 "$tables")")
-            fi
-        fi
-    done
+starts="i:2 ii:2 iii:2 i:3 ii:3 iii:3 i:4 ii:4 iii:4 i:5 i:6"
+for start in $starts; do
+    "$bin" solve --start --variant "${start%:*}" --holes "${start#*:}" \
+        --json "$scratch/start.json" > /dev/null
+    rows+=("    $(cat "$scratch/start.json")")
 done
+if [[ -f "$low_run/games.csv" ]]; then
+    # The full 2x4 tables, for the openings the studies played.
+    for variant in i ii iii; do
+        tables="$scratch/$variant-4"
+        "$bin" solve --variant "$variant" --holes 4 --max-seeds 32 \
+            --only-needed --tables "$tables" > /dev/null
+        for agent in champion mcts-5k; do
+            openings+=("    $("$openings_bin" "$top_run/games.csv" "$variant" 4 "$agent" "$tables")")
+        done
+        openings+=("    $("$openings_bin" "$low_run/games.csv" "$variant" 4 alphabeta-d8 "$tables")")
+    done
+else
+    # Without the alphabeta-d8 run, the openings already in exact.json stay.
+    echo "no $low_run/games.csv: openings_2x4 kept from $out" >&2
+    mapfile -t openings < <(sed -n '/"openings_2x4": \[/,/^  \]/p' "$out" | sed '1d;$d' | sed 's/,$//')
+fi
 {
     echo '{'
-    echo '  "what": "exact values of the start positions, South to move, from hoyito solve and probe (reports/first-player/exact.sh)",'
+    echo '  "what": "exact values of the start positions, South to move (margin: South captures minus North captures under perfect play; pv: a perfect game that ends with that margin), from hoyito solve --start; openings_2x4 from the full 2x4 tables (reports/first-player/exact.sh)",'
     echo '  "start_positions": ['
     for i in "${!rows[@]}"; do
         if (( i + 1 < ${#rows[@]} )); then echo "${rows[$i]},"; else echo "${rows[$i]}"; fi

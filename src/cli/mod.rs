@@ -18,6 +18,7 @@ mod report_cmd;
 mod run_cmd;
 mod session;
 mod solve_cmd;
+mod solve_start;
 mod tune_cmd;
 
 use std::process::ExitCode;

@@ -29,9 +29,52 @@ pub struct SolveArgs {
     holes: u8,
     /// Build every layer from 0 up to this many seeds on the board (at most
     /// 120). Every layer's size and the memory for all of them are checked
-    /// before anything is built.
+    /// before anything is built. Required unless --start.
+    #[arg(long, required_unless_present = "start", conflicts_with = "start")]
+    max_seeds: Option<u32>,
+    /// Solve the standard start exactly instead (every hole holding --seeds,
+    /// South to move), over the positions reachable from it only: a forward
+    /// closure layer by layer, then values backward. Prints the value, the
+    /// best first moves and a principal variation; progress on stderr.
     #[arg(long)]
-    max_seeds: u32,
+    start: bool,
+    /// Seeds per hole of the start solved by --start.
+    #[arg(long, default_value_t = 4, requires = "start")]
+    seeds: u32,
+    /// With --start: keep each finished layer in DIR, so that a killed solve
+    /// resumes where it stopped (a damaged file there is an error, never a
+    /// result).
+    #[arg(long, value_name = "DIR", requires = "start")]
+    state: Option<PathBuf>,
+    /// With --start: the memory the solve may use, in MB (default: what is
+    /// free). A start known or found to need more is refused with an
+    /// estimate of its memory, disk and time.
+    #[arg(long, value_name = "MB", requires = "start")]
+    memory: Option<u64>,
+    /// With --start: prove bounds on the start's value by two depth-limited
+    /// searches (horizon scored as every seed left lost, and as every seed
+    /// won) with exact table values at positions of at most --exact-up-to
+    /// seeds, instead of an exact solve; for starts whose reachable positions
+    /// do not fit in memory.
+    #[arg(long, requires = "start")]
+    prove: bool,
+    /// With --prove: the largest layer of full tables used as exact values
+    /// (built in --tables if missing; see `hoyito solve --max-seeds`).
+    #[arg(long, value_name = "SEEDS", requires = "prove")]
+    exact_up_to: Option<u32>,
+    /// With --prove: the deepest iteration, in plies.
+    #[arg(long, default_value_t = 40, requires = "prove")]
+    max_depth: u32,
+    /// With --prove: stop once the bounds are at most this many seeds apart.
+    #[arg(long, default_value_t = 0, requires = "prove")]
+    width: i32,
+    /// With --prove: start no new iteration after this many nodes.
+    #[arg(long, default_value_t = 4_000_000_000, requires = "prove")]
+    node_budget: u64,
+    /// With --start: write the result as JSON to FILE (an entry of
+    /// reports/first-player/exact.json).
+    #[arg(long, value_name = "FILE", requires = "start")]
+    json: Option<PathBuf>,
     /// Build only the layers that the layer of --max-seeds needs (max, max-4, ...
     /// and 0) instead of every layer.
     #[arg(long)]
@@ -87,9 +130,37 @@ fn table_dir(dir: Option<&Path>) -> Result<()> {
 
 /// `hoyito solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
+    if args.prove {
+        return super::solve_start::prove_start(
+            args.variant,
+            args.holes,
+            args.seeds,
+            args.tables.as_deref(),
+            args.exact_up_to.unwrap_or(0),
+            hoyito::solver::bounds::BoundsBudget {
+                max_depth: args.max_depth,
+                width: args.width,
+                nodes: args.node_budget,
+                table_entries: 40_000_000,
+            },
+            args.json.as_deref(),
+        );
+    }
+    if args.start {
+        return super::solve_start::solve_start(
+            args.variant,
+            args.holes,
+            args.seeds,
+            args.state.as_deref(),
+            args.memory,
+            args.json.as_deref(),
+        );
+    }
     let mut tb = Tablebase::new(args.variant, args.holes)?;
     let dir = args.tables.as_deref();
-    let top = args.max_seeds;
+    let top = args
+        .max_seeds
+        .context("--max-seeds is required unless --start")?;
     // Every layer and the memory for all of them are checked before anything
     // is built or any directory made (only the top layer can be out of range,
     // so the list below is short whenever it gets built).

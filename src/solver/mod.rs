@@ -17,11 +17,14 @@
 //! is the capturer). Captures already made do not matter, so tables are indexed
 //! by board and side to move only.
 
+pub mod bounds;
 mod frontier;
 pub mod index;
 pub mod memory;
 pub mod probe;
 pub mod retrograde;
+pub mod start;
+pub mod start_state;
 pub mod strategy;
 pub mod study;
 pub mod table;

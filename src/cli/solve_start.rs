@@ -1,0 +1,277 @@
+//! `hoyito solve --start`: the exact value of a standard start, over the
+//! positions reachable from it (see `hoyito::solver::start`), with its best
+//! first moves, a principal variation and, with `--json`, an entry of
+//! `reports/first-player/exact.json`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use hoyito::solver::bounds::{proof_line, prove_bounds, BoundsBudget};
+use hoyito::solver::memory::memory_budget;
+use hoyito::solver::start::{Progress, StartOptions, StartSolve};
+use hoyito::solver::Tablebase;
+use hoyito::{Position, Rules, Variant};
+use serde_json::json;
+
+/// Peak resident memory of this process so far, in MB (`VmHWM`).
+fn peak_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.div_ceil(1024))
+}
+
+/// South's score under perfect play (win 1, draw 1/2, loss 0) and its
+/// advantage over an even game, from the margin.
+pub fn score_of(margin: i32) -> (f64, f64) {
+    match margin.signum() {
+        1 => (1.0, 0.5),
+        0 => (0.5, 0.0),
+        _ => (0.0, -0.5),
+    }
+}
+
+/// `hoyito solve --start`.
+pub fn solve_start(
+    variant: Variant,
+    holes: u8,
+    seeds: u32,
+    state: Option<&Path>,
+    memory_mb: Option<u64>,
+    json_out: Option<&Path>,
+) -> Result<()> {
+    let rules = Rules::new(variant).with_board(holes as u32, seeds)?;
+    let start = Position::start(&rules);
+    let memory = match memory_mb {
+        Some(mb) => Some(mb.saturating_mul(1 << 20)),
+        None => memory_budget(1).map(|b| b.bytes),
+    };
+    if let Some(dir) = state {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create state directory {}", dir.display()))?;
+    }
+    let options = StartOptions { state, memory };
+    let clock = Instant::now();
+    let mut report = |p: Progress<'_>| {
+        let line = match p {
+            Progress::Closed(s, loaded) => format!(
+                "closed layer {:>3}: {:>11} positions, {:>11} inner moves{}",
+                s.seeds,
+                s.positions,
+                s.inner_moves,
+                if loaded {
+                    " (loaded from the state)".to_string()
+                } else {
+                    format!(" in {:.1} s", s.forward.as_secs_f64())
+                }
+            ),
+            Progress::Solved(s, loaded) => format!(
+                "solved layer {:>3}: {}",
+                s.seeds,
+                if loaded {
+                    "loaded from the state".to_string()
+                } else {
+                    format!("{} sweeps in {:.1} s", s.sweeps, s.backward.as_secs_f64())
+                }
+            ),
+        };
+        eprintln!("{line} [{:.0} s]", clock.elapsed().as_secs_f64());
+    };
+    let solve = StartSolve::run(rules, start, &options, &mut report)
+        .with_context(|| format!("solving the start of Hoyito {variant} 2x{holes}"))?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let margin = solve
+        .start_value()
+        .context("the start has no value: internal error")? as i32;
+    let best: Vec<String> = solve.best_moves().iter().map(|m| m.to_string()).collect();
+    let (pv, outcome) = solve.principal_variation();
+    let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    let outcome = outcome.context("the principal variation did not end: internal error")?;
+    let pv_margin = outcome.scores.south as i32 - outcome.scores.north as i32;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "value {margin}")?;
+    writeln!(out, "best {}", best.join(" "))?;
+    writeln!(
+        out,
+        "pv {} ({} plies, ends {}, margin {pv_margin})",
+        pv.join(" "),
+        pv.len(),
+        outcome.ending
+    )?;
+    writeln!(
+        out,
+        "positions {} in {} layers, {seconds:.1} s",
+        solve.positions(),
+        solve.stats().len()
+    )?;
+    if let Some(path) = json_out {
+        let (score, advantage) = score_of(margin);
+        let first: serde_json::Map<String, serde_json::Value> = solve
+            .first_moves()
+            .iter()
+            .map(|(m, v)| (m.to_string(), json!(v)))
+            .collect();
+        let layers: Vec<_> = solve
+            .stats()
+            .iter()
+            .rev()
+            .map(|s| {
+                json!({"seeds": s.seeds, "positions": s.positions,
+                       "inner_moves": s.inner_moves, "sweeps": s.sweeps})
+            })
+            .collect();
+        let entry = json!({
+            "variant": variant.to_string(),
+            "holes": holes,
+            "seeds": 2 * holes as u32 * seeds,
+            "status": "exact",
+            "margin": margin,
+            "score": score,
+            "advantage": advantage,
+            "best": best.join(" "),
+            "first_moves": first,
+            "pv": pv.join(" "),
+            "pv_plies": pv.len(),
+            "pv_ending": outcome.ending.name(),
+            "pv_margin": pv_margin,
+            "method": "reachable-only retrograde analysis (hoyito solve --start)",
+            "positions": solve.positions(),
+            "layers": layers,
+            "seconds": (seconds * 10.0).round() / 10.0,
+            "peak_mb": peak_mb(),
+        });
+        write_entry(path, &entry)?;
+    }
+    Ok(())
+}
+
+fn write_entry(path: &Path, entry: &serde_json::Value) -> Result<()> {
+    let text = serde_json::to_string(entry)? + "\n";
+    let temp = path.with_extension("json.part");
+    std::fs::write(&temp, text)
+        .and_then(|()| std::fs::rename(&temp, path))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `hoyito solve --start --prove`.
+pub fn prove_start(
+    variant: Variant,
+    holes: u8,
+    seeds: u32,
+    tables: Option<&Path>,
+    exact_up_to: u32,
+    budget: BoundsBudget,
+    json_out: Option<&Path>,
+) -> Result<()> {
+    let rules = Rules::new(variant).with_board(holes as u32, seeds)?;
+    let start = Position::start(&rules);
+    let clock = Instant::now();
+    let mut tb = Tablebase::new(variant, holes)?;
+    // Only layers with as many seeds, modulo 4, as the start occur in its game.
+    let top = start.seeds_on_board();
+    let exact = if exact_up_to >= 4 {
+        exact_up_to - (exact_up_to + 4 - top % 4) % 4
+    } else {
+        0
+    };
+    let layers = Tablebase::dependencies(exact);
+    tb.check_plan(&layers, tables)?;
+    if let Some(dir) = tables {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create table directory {}", dir.display()))?;
+    }
+    for &k in &layers {
+        tb.ensure(k, tables, &|_| {})
+            .with_context(|| format!("tables: layer of {k} seeds"))?;
+        eprintln!(
+            "tables: layer {k:>3} ready [{:.0} s]",
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    let mut depths = Vec::new();
+    let proved = prove_bounds(
+        rules,
+        start,
+        &tb,
+        exact,
+        budget,
+        &mut |d, lo, hi, nodes, secs| {
+            eprintln!("depth {d:>2}: value in [{lo}, {hi}] ({nodes} nodes) [{secs:.0} s]");
+            depths.push(json!({"depth": d, "lower": lo, "upper": hi, "nodes": nodes,
+                           "seconds": (secs * 10.0).round() / 10.0}));
+        },
+    );
+    let seconds = clock.elapsed().as_secs_f64();
+    let status = if proved.lower == proved.upper {
+        "exact"
+    } else {
+        "bounds"
+    };
+    let line: Vec<String> = proved.line.iter().map(|m| m.to_string()).collect();
+    println!("bounds [{}, {}]", proved.lower, proved.upper);
+    println!(
+        "depth {} ({} nodes, {seconds:.1} s)",
+        proved.depth, proved.nodes
+    );
+    println!("line {}", line.join(" "));
+    // An exact value gets a whole perfect game that realises it.
+    let game = (proved.lower == proved.upper)
+        .then(|| proof_line(rules, start, &tb, exact, proved.lower, proved.depth))
+        .flatten();
+    let (pv, pv_note, pv_margin, pv_ending) = match &game {
+        Some(g) => {
+            let o = g.outcome().context("a proof line ends its game")?;
+            let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+            println!(
+                "pv {} (ends {}, margin {})",
+                moves.join(" "),
+                o.ending,
+                o.scores.south as i32 - o.scores.north as i32
+            );
+            (
+                moves.join(" "),
+                "a whole game under perfect play that ends with the value",
+                Some(o.scores.south as i32 - o.scores.north as i32),
+                Some(o.ending.name()),
+            )
+        }
+        None => (
+            line.join(" "),
+            "the pessimistic search's line to its horizon, not a whole game",
+            None,
+            None,
+        ),
+    };
+    if let Some(path) = json_out {
+        let (score, advantage) = score_of(proved.lower);
+        let entry = json!({
+            "variant": variant.to_string(),
+            "holes": holes,
+            "seeds": 2 * holes as u32 * seeds,
+            "status": status,
+            "margin": (status == "exact").then_some(proved.lower),
+            "score": (status == "exact").then_some(score),
+            "advantage": (status == "exact").then_some(advantage),
+            "lower": proved.lower,
+            "upper": proved.upper,
+            "pv": pv,
+            "pv_plies": pv.split_whitespace().count(),
+            "pv_note": pv_note,
+            "pv_margin": pv_margin,
+            "pv_ending": pv_ending,
+            "method": format!(
+                "proof search: alpha-beta to depth {} with the horizon scored as every seed \
+                 left lost (lower bound) and won (upper bound), exact table values at {} seeds \
+                 or fewer (hoyito solve --start --prove)", proved.depth, exact),
+            "exact_up_to": exact,
+            "depths": depths,
+            "nodes": proved.nodes,
+            "seconds": (seconds * 10.0).round() / 10.0,
+            "peak_mb": peak_mb(),
+        });
+        write_entry(path, &entry)?;
+    }
+    Ok(())
+}

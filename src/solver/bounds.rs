@@ -1,0 +1,367 @@
+//! Proved bounds on a start's value where an exact solve does not fit.
+//!
+//! Two depth-limited alpha-beta searches from the start, with exact table
+//! values at every position the tables cover (and 0 at the end of the game),
+//! differ only at the horizon: the *pessimistic* search scores a horizon
+//! position as the worst the root's mover could still get there (every seed
+//! left on the board lost: `-s` when the root's mover is to move, `+s` for the
+//! opponent), the *optimistic* one as the best (every seed won). The true
+//! value `v` satisfies `v(p) = max over moves (exit value, or -v(child))`
+//! (the fixed point of [`crate::solver::retrograde`]), so by induction on the
+//! depth a negamax over sound lower bounds at the leaves is a lower bound at
+//! the root, and likewise for upper bounds: the start's value lies in
+//! `[pessimistic, optimistic]`. Iterative deepening narrows the interval
+//! until it closes, is narrow enough, or the budget runs out.
+//!
+//! The transposition table keeps, per position and mode, the depth searched
+//! and the alpha-beta bound found; an entry is used only for a search no
+//! deeper than its own, and every entry is itself a sound statement about a
+//! search with sound leaves, so reusing it keeps the result sound. Entries are
+//! matched on the whole board and side to move (never on a hash alone).
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::time::Instant;
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::side::Side;
+use crate::solver::Tablebase;
+
+const INF: i32 = 1_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flag {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    depth: u16,
+    value: i16,
+    flag: Flag,
+    best: u8,
+}
+
+/// A position's identity in the table: its board and side to move.
+type Key = ([u8; 32], Side);
+
+#[derive(Default)]
+struct PositionHasher(u64);
+
+impl std::hash::Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            let h = (self.0 ^ u64::from_le_bytes(w)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            self.0 = h ^ (h >> 29);
+        }
+    }
+}
+
+/// Bounds proved on a start's value, for its side to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProvedBounds {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// The deepest search finished, in plies.
+    pub depth: u32,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// The pessimistic search's line from the start, to its horizon.
+    pub line: Vec<Move>,
+}
+
+/// Stops the deepening.
+#[derive(Debug, Clone, Copy)]
+pub struct BoundsBudget {
+    /// Deepest iteration.
+    pub max_depth: u32,
+    /// Stop once the interval is at most this wide.
+    pub width: i32,
+    /// Stop starting new iterations after this many nodes.
+    pub nodes: u64,
+    /// Entries the table may hold before it is cleared (about 64 bytes each).
+    pub table_entries: usize,
+}
+
+struct Searcher<'a> {
+    rules: Rules,
+    tables: &'a Tablebase,
+    exact_up_to: u32,
+    root: Side,
+    pessimistic: bool,
+    table: HashMap<Key, Entry, BuildHasherDefault<PositionHasher>>,
+    table_entries: usize,
+    nodes: u64,
+}
+
+impl Searcher<'_> {
+    fn horizon(&self, pos: &Position) -> i32 {
+        let s = pos.seeds_on_board() as i32;
+        if (pos.side == self.root) == self.pessimistic {
+            -s
+        } else {
+            s
+        }
+    }
+
+    fn exact(&self, pos: &Position) -> Option<i32> {
+        if pos.is_over() {
+            return Some(0);
+        }
+        if pos.seeds_on_board() <= self.exact_up_to {
+            return Some(self.tables.probe(pos).map(|p| p.value as i32).unwrap_or(0));
+        }
+        None
+    }
+
+    /// Negamax alpha-beta, fail-soft: the bound for `pos`'s mover.
+    fn search(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.exact(pos) {
+            return v;
+        }
+        if depth == 0 {
+            return self.horizon(pos);
+        }
+        let key: Key = (pos.board, pos.side);
+        let mut first = u8::MAX;
+        if let Some(e) = self.table.get(&key) {
+            first = e.best;
+            if e.depth as u32 >= depth {
+                let v = e.value as i32;
+                match e.flag {
+                    Flag::Exact => return v,
+                    Flag::Lower if v >= beta => return v,
+                    Flag::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+        let mut children: Vec<(Move, Position, i32)> = Vec::with_capacity(16);
+        let mover = pos.side;
+        pos.for_each_child(&self.rules, |mv, child, _| {
+            let gain = child.captures[mover] as i32
+                - pos.captures[mover] as i32
+                - (child.captures[mover.opponent()] as i32 - pos.captures[mover.opponent()] as i32);
+            children.push((mv, child, gain));
+        });
+        // The table's move first, then the larger captures.
+        children.sort_by_key(|&(mv, _, gain)| {
+            let hole = match mv {
+                Move::Sow(h) => h,
+                Move::Pass => u8::MAX - 1,
+            };
+            (hole != first, -gain)
+        });
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = u8::MAX;
+        for (mv, child, gain) in children {
+            let v = if child.side == mover && !child.is_over() {
+                gain + self.search(&child, depth - 1, alpha - gain, beta - gain)
+            } else {
+                gain - self.search(&child, depth - 1, -(beta - gain), -(alpha - gain))
+            };
+            if v > best {
+                best = v;
+                best_move = match mv {
+                    Move::Sow(h) => h,
+                    Move::Pass => u8::MAX - 1,
+                };
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let flag = if best <= alpha0 {
+            Flag::Upper
+        } else if best >= beta {
+            Flag::Lower
+        } else {
+            Flag::Exact
+        };
+        if self.table.len() >= self.table_entries {
+            self.table.clear();
+        }
+        self.table.insert(
+            key,
+            Entry {
+                depth: depth as u16,
+                value: best as i16,
+                flag,
+                best: best_move,
+            },
+        );
+        best
+    }
+
+    /// The line of table moves from `pos`, at most `plies` long.
+    fn line(&self, pos: &Position, plies: u32) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        for _ in 0..plies {
+            let Some(e) = self.table.get(&(pos.board, pos.side)) else {
+                break;
+            };
+            let mv = if e.best == u8::MAX - 1 {
+                Move::Pass
+            } else {
+                Move::Sow(e.best)
+            };
+            let Ok((child, _)) = pos.play(&self.rules, mv) else {
+                break;
+            };
+            line.push(mv);
+            pos = child;
+            if pos.is_over() {
+                break;
+            }
+        }
+        line
+    }
+}
+
+/// Proves bounds on the value of `start` for its side to move, with the
+/// exact values of `tables` for every position of at most `exact_up_to`
+/// seeds (those layers must be loaded). `progress` is told each depth's
+/// bounds and the nodes so far.
+pub fn prove_bounds(
+    rules: Rules,
+    start: Position,
+    tables: &Tablebase,
+    exact_up_to: u32,
+    budget: BoundsBudget,
+    progress: &mut dyn FnMut(u32, i32, i32, u64, f64),
+) -> ProvedBounds {
+    let clock = Instant::now();
+    let mut searchers: Vec<Searcher<'_>> = [true, false]
+        .into_iter()
+        .map(|pessimistic| Searcher {
+            rules,
+            tables,
+            exact_up_to,
+            root: start.side,
+            pessimistic,
+            table: HashMap::default(),
+            table_entries: budget.table_entries,
+            nodes: 0,
+        })
+        .collect();
+    let seeds = start.seeds_on_board() as i32;
+    let mut result = ProvedBounds {
+        lower: -seeds,
+        upper: seeds,
+        depth: 0,
+        nodes: 0,
+        line: Vec::new(),
+    };
+    for depth in 1..=budget.max_depth {
+        let low = searchers[0].search(&start, depth, -INF, INF);
+        let high = searchers[1].search(&start, depth, -INF, INF);
+        result.lower = result.lower.max(low);
+        result.upper = result.upper.min(high);
+        result.depth = depth;
+        result.nodes = searchers.iter().map(|s| s.nodes).sum();
+        result.line = searchers[0].line(&start, depth);
+        progress(
+            depth,
+            result.lower,
+            result.upper,
+            result.nodes,
+            clock.elapsed().as_secs_f64(),
+        );
+        if result.upper - result.lower <= budget.width || result.nodes >= budget.nodes {
+            break;
+        }
+    }
+    result
+}
+
+/// A whole game from `start` under perfect play that ends with the proved
+/// exact `value` (for the start's mover), played by the rules' [`Game`]: above
+/// the tables each side plays a move whose value, proved by the same two
+/// searches `depth - 1` plies deep from the child, is exactly what the
+/// position is worth to it (the depth shrinks with every ply, so the line
+/// reaches the tables or the end); inside the tables, the tables' perfect
+/// moves. `None` if some position's value could not be proved exactly within
+/// the depth left.
+pub fn proof_line(
+    rules: Rules,
+    start: Position,
+    tables: &Tablebase,
+    exact_up_to: u32,
+    value: i32,
+    depth: u32,
+) -> Option<crate::game::Game> {
+    let mut game = crate::game::Game::from_position(rules, start);
+    let root = start.side;
+    let mut depth = depth;
+    while !game.is_over() {
+        let pos = *game.position();
+        let margin = |p: &Position| {
+            p.captures[root] as i32
+                - p.captures[root.opponent()] as i32
+                - (start.captures[root] as i32 - start.captures[root.opponent()] as i32)
+        };
+        let mv = if pos.seeds_on_board() <= exact_up_to {
+            crate::solver::strategy::perfect_move(tables, &pos)?
+        } else {
+            // What the rest of the game is worth to the mover here.
+            let rest = value - margin(&pos);
+            let target = if pos.side == root { rest } else { -rest };
+            let budget = BoundsBudget {
+                max_depth: depth.saturating_sub(1),
+                width: 0,
+                nodes: u64::MAX,
+                table_entries: 4_000_000,
+            };
+            let mut chosen = None;
+            let mut moves = Vec::new();
+            pos.for_each_child(&rules, |mv, child, _| moves.push((mv, child)));
+            for (mv, child) in moves {
+                let gain = if pos.side == root {
+                    margin(&child) - margin(&pos)
+                } else {
+                    margin(&pos) - margin(&child)
+                };
+                let (lo, hi) = if child.is_over() {
+                    (gain, gain)
+                } else {
+                    let b = prove_bounds(
+                        rules,
+                        child,
+                        tables,
+                        exact_up_to,
+                        budget,
+                        &mut |_, _, _, _, _| {},
+                    );
+                    if child.side == pos.side {
+                        (gain + b.lower, gain + b.upper)
+                    } else {
+                        (gain - b.upper, gain - b.lower)
+                    }
+                };
+                if lo == target && hi == target {
+                    chosen = Some(mv);
+                    break;
+                }
+            }
+            depth = depth.saturating_sub(1);
+            chosen?
+        };
+        game.play(mv).ok()?;
+    }
+    Some(game)
+}

@@ -1,0 +1,240 @@
+//! The start solver (`hoyito solve --start`): its values against the full
+//! tables, its principal variations replayed by the game, its state files
+//! resumed or refused, its memory check; and every start value stored in
+//! `reports/first-player/exact.json` replayed to its value.
+
+use std::path::Path;
+
+use hoyito::solver::start::{StartOptions, StartSolve};
+use hoyito::solver::Tablebase;
+use hoyito::{Game, Move, Position, Rules, Variant};
+
+use crate::common::{hoyito, s};
+
+fn solve(variant: Variant, holes: u32, state: Option<&Path>) -> StartSolve {
+    let rules = Rules::new(variant).with_board(holes, 4).expect("a board");
+    let options = StartOptions {
+        state,
+        memory: None,
+    };
+    StartSolve::run(rules, Position::start(&rules), &options, &mut |_| {}).expect("solved")
+}
+
+/// Every reachable position's value equals the full tables' value, on boards
+/// small enough to build the tables of every layer: the same answer from two
+/// different position sets (reachable only, and all).
+#[test]
+fn every_reachable_value_equals_the_full_tables() {
+    for (variant, holes) in [
+        (Variant::I, 2u32),
+        (Variant::Ii, 2),
+        (Variant::Iii, 2),
+        (Variant::I, 3),
+        (Variant::Ii, 3),
+        (Variant::Iii, 3),
+        (Variant::I, 4),
+    ] {
+        let solved = solve(variant, holes, None);
+        let mut tb = Tablebase::new(variant, holes as u8).expect("a board");
+        let top = 8 * holes;
+        for k in Tablebase::dependencies(top) {
+            tb.ensure(k, None, &|_| {}).expect("a small build");
+        }
+        let mut checked = 0;
+        solved.for_each_value(|pos, v| {
+            let full = tb.probe(pos).map(|p| p.value).unwrap_or(0);
+            assert_eq!(v as i32, full as i32, "{variant:?} 2x{holes} {pos}");
+            checked += 1;
+        });
+        assert_eq!(checked as u64, solved.positions());
+        assert!(checked > 0);
+    }
+}
+
+/// The principal variation is a legal game whose margin for South equals the
+/// start's value, whatever that value is (negative, zero or positive).
+#[test]
+fn principal_variations_replay_to_the_start_value() {
+    let mut signs = [false; 3];
+    for variant in Variant::ALL {
+        for holes in [2u32, 3, 4] {
+            if holes == 4 && variant != Variant::I {
+                continue;
+            }
+            let solved = solve(variant, holes, None);
+            let value = solved.start_value().expect("a value") as i32;
+            signs[(value.signum() + 1) as usize] = true;
+            let (moves, outcome) = solved.principal_variation();
+            let mut game = Game::new(*solved.rules());
+            for mv in &moves {
+                game.play(*mv).expect("a legal move");
+            }
+            let end = game.outcome().expect("the variation ends the game");
+            assert_eq!(Some(end), outcome);
+            let margin = end.scores.south as i32 - end.scores.north as i32;
+            assert_eq!(margin, value, "{variant:?} 2x{holes}: {moves:?}");
+        }
+    }
+    assert_eq!(
+        signs,
+        [true, true, true],
+        "values of every sign were replayed"
+    );
+}
+
+/// A solve killed after some layers resumes from the state directory to the
+/// same values; a damaged or foreign state file is refused, never read.
+#[test]
+fn a_solve_resumes_from_its_state_and_refuses_damaged_state() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let whole = solve(Variant::Ii, 3, Some(dir.path()));
+    let value = whole.start_value();
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("state written")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("keys-24.bin")));
+    assert!(files.iter().any(|f| f.ends_with("values-24.bin")));
+    // As if killed during the backward pass: the top layers' values missing.
+    for name in ["values-24.bin", "values-20.bin"] {
+        std::fs::remove_file(dir.path().join(name)).expect("removed");
+    }
+    let resumed = solve(Variant::Ii, 3, Some(dir.path()));
+    assert_eq!(resumed.start_value(), value);
+    // As if killed during the forward pass: lower layers not yet closed.
+    for f in std::fs::read_dir(dir.path()).expect("a directory") {
+        let f = f.expect("an entry").path();
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        if name.starts_with("values") || name == "keys-12.bin" || name == "keys-8.bin" {
+            std::fs::remove_file(&f).expect("removed");
+        }
+    }
+    let resumed = solve(Variant::Ii, 3, Some(dir.path()));
+    assert_eq!(resumed.start_value(), value);
+    let mut count = 0;
+    resumed.for_each_value(|pos, v| {
+        assert_eq!(whole.value(pos), Some(v), "{pos}");
+        count += 1;
+    });
+    assert_eq!(count as u64, whole.positions());
+    // One flipped byte in a values file: an error naming the file.
+    let file = dir.path().join("values-16.bin");
+    let mut bytes = std::fs::read(&file).expect("read");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).expect("write");
+    let rules = Rules::new(Variant::Ii).with_board(3, 4).expect("a board");
+    let options = StartOptions {
+        state: Some(dir.path()),
+        memory: None,
+    };
+    let err = StartSolve::run(rules, Position::start(&rules), &options, &mut |_| {})
+        .expect_err("damaged state refused");
+    assert!(err.to_string().contains("values-16.bin"), "{err}");
+    // Another variant's state in the same directory: refused as well.
+    std::fs::remove_file(&file).expect("removed");
+    let rules = Rules::new(Variant::Iii).with_board(3, 4).expect("a board");
+    let err = StartSolve::run(rules, Position::start(&rules), &options, &mut |_| {})
+        .expect_err("another start's state refused");
+    assert!(err.to_string().contains("keys-24.bin"), "{err}");
+}
+
+/// A start known to need more memory than allowed is refused before
+/// anything is done, with its estimate; one found too large on the way is
+/// refused too, and neither writes a result.
+#[test]
+fn a_start_beyond_the_memory_budget_is_refused_with_an_estimate() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let json = dir.path().join("entry.json");
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--variant",
+        "i",
+        "--holes",
+        "6",
+        "--memory",
+        "100",
+        "--json",
+        s(&json),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for words in [
+        "MB of memory",
+        "positions",
+        "MB or more of disk",
+        "hours",
+        "not solved",
+    ] {
+        assert!(err.contains(words), "{err}");
+    }
+    assert!(out.stdout.is_empty());
+    assert!(!json.exists());
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--variant",
+        "ii",
+        "--holes",
+        "5",
+        "--memory",
+        "150",
+        "--json",
+        s(&json),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("still growing"), "{err}");
+    assert!(!json.exists());
+}
+
+/// Every exact start value stored in the report replays: its principal
+/// variation is a legal game from the start that ends with that margin.
+#[test]
+fn every_stored_principal_variation_replays_to_its_value() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/first-player/exact.json");
+    let text = std::fs::read_to_string(&path).expect("exact.json is in the repository");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let entries = json["start_positions"].as_array().expect("start_positions");
+    let mut replayed = 0;
+    for e in entries {
+        let variant: Variant = e["variant"]
+            .as_str()
+            .expect("variant")
+            .parse()
+            .expect("a variant");
+        let holes = e["holes"].as_u64().expect("holes") as u32;
+        let rules = Rules::new(variant).with_board(holes, 4).expect("a board");
+        let pv = e["pv"]
+            .as_str()
+            .expect("every entry has a principal variation");
+        let mut game = Game::new(rules);
+        for word in pv.split_whitespace() {
+            let mv: Move = word.parse().expect("a move");
+            game.play(mv).expect("a legal move");
+        }
+        let end = game
+            .outcome()
+            .expect("the principal variation ends the game");
+        let margin = end.scores.south as i64 - end.scores.north as i64;
+        match e["status"].as_str() {
+            Some("exact") => {
+                assert_eq!(Some(margin), e["margin"].as_i64(), "{variant} 2x{holes}")
+            }
+            Some("bounds") => {
+                let low = e["lower"].as_i64().expect("lower");
+                let high = e["upper"].as_i64().expect("upper");
+                assert!(low <= high, "{variant} 2x{holes}");
+            }
+            other => panic!("{variant} 2x{holes}: unknown status {other:?}"),
+        }
+        assert_eq!(Some(margin), e["pv_margin"].as_i64(), "{variant} 2x{holes}");
+        replayed += 1;
+    }
+    assert!(replayed >= 9, "only {replayed} entries");
+}
