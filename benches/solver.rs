@@ -1,6 +1,8 @@
 //! Retrograde analysis on a small board: every layer of 2x4 Hoyito II up to 12
-//! seeds (251,940 positions). Run with `cargo bench --bench solver`;
-//! criterion's throughput line is positions per second.
+//! seeds (251,940 positions); and the start solver (`hoyito solve --start`),
+//! one core, on Hoyito I 2x5 (1,361,935 reachable positions; I 2x6 has 34
+//! times as many, at about the same rate). Run with `cargo bench --bench
+//! solver`; criterion's throughput line is positions per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hoyito::solver::Tablebase;
@@ -25,5 +27,24 @@ fn build_tables(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, build_tables);
+fn solve_start(c: &mut Criterion) {
+    use hoyito::solver::start::{StartOptions, StartSolve};
+    use hoyito::{Position, Rules};
+    let rules = Rules::new(Variant::I).with_board(5, 4).expect("a board");
+    let options = StartOptions::default();
+    let mut group = c.benchmark_group("start");
+    group.throughput(Throughput::Elements(1_361_935));
+    group.sample_size(10);
+    group.bench_function("2x5-i", |b| {
+        b.iter(|| {
+            let solved = StartSolve::run(rules, Position::start(&rules), &options, &mut |_| {})
+                .expect("solved");
+            assert_eq!(solved.start_value(), Some(-8));
+            solved
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, build_tables, solve_start);
 criterion_main!(benches);

@@ -218,23 +218,90 @@ fn every_stored_principal_variation_replays_to_its_value() {
             let mv: Move = word.parse().expect("a move");
             game.play(mv).expect("a legal move");
         }
-        let end = game
+        let margin = game
             .outcome()
-            .expect("the principal variation ends the game");
-        let margin = end.scores.south as i64 - end.scores.north as i64;
+            .map(|end| end.scores.south as i64 - end.scores.north as i64);
         match e["status"].as_str() {
             Some("exact") => {
-                assert_eq!(Some(margin), e["margin"].as_i64(), "{variant} 2x{holes}")
+                let Some(margin) = margin else {
+                    panic!(
+                        "{variant} 2x{holes}: an exact value's principal variation ends the game"
+                    );
+                };
+                assert_eq!(Some(margin), e["margin"].as_i64(), "{variant} 2x{holes}");
+                assert_eq!(Some(margin), e["pv_margin"].as_i64(), "{variant} 2x{holes}");
             }
             Some("bounds") => {
+                // Only the search's line to its horizon: legal, and nothing
+                // proved about where it ends.
                 let low = e["lower"].as_i64().expect("lower");
                 let high = e["upper"].as_i64().expect("upper");
-                assert!(low <= high, "{variant} 2x{holes}");
+                assert!(low < high, "{variant} 2x{holes}");
+                assert!(e["margin"].is_null(), "{variant} 2x{holes}");
+                replayed += 1;
+                continue;
             }
             other => panic!("{variant} 2x{holes}: unknown status {other:?}"),
         }
-        assert_eq!(Some(margin), e["pv_margin"].as_i64(), "{variant} 2x{holes}");
         replayed += 1;
     }
     assert!(replayed >= 9, "only {replayed} entries");
+}
+
+/// The proof search's bounds contain the exact value at every depth, close on
+/// it, and its proof line is a whole perfect game that ends with that margin;
+/// checked against the reachable-only solve on boards where both run.
+#[test]
+fn proved_bounds_contain_the_exact_value_and_close_on_it() {
+    use hoyito::solver::bounds::{proof_line, prove_bounds, BoundsBudget};
+    for (variant, holes, exact_up_to) in [
+        (Variant::I, 3u32, 8u32),
+        (Variant::Ii, 3, 12),
+        (Variant::Iii, 3, 8),
+        (Variant::I, 4, 16),
+        (Variant::I, 5, 16),
+    ] {
+        let exact = solve(variant, holes, None).start_value().expect("a value") as i32;
+        let rules = Rules::new(variant).with_board(holes, 4).expect("a board");
+        let mut tb = Tablebase::new(variant, holes as u8).expect("a board");
+        for k in Tablebase::dependencies(exact_up_to) {
+            tb.ensure(k, None, &|_| {}).expect("a small build");
+        }
+        let budget = BoundsBudget {
+            max_depth: 40,
+            width: 0,
+            nodes: u64::MAX,
+            table_entries: 1 << 20,
+        };
+        let mut depths = 0;
+        let start = Position::start(&rules);
+        let proved = prove_bounds(
+            rules,
+            start,
+            &tb,
+            exact_up_to,
+            budget,
+            &mut |d, lo, hi, _, _| {
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{variant:?} 2x{holes} depth {d}: [{lo}, {hi}] misses {exact}"
+                );
+                depths += 1;
+            },
+        );
+        assert!(depths > 0);
+        assert_eq!(
+            (proved.lower, proved.upper),
+            (exact, exact),
+            "{variant:?} 2x{holes}"
+        );
+        let game =
+            proof_line(rules, start, &tb, exact_up_to, exact, proved.depth).expect("a proof line");
+        let end = game.outcome().expect("the line ends the game");
+        assert_eq!(
+            end.scores.south as i32 - end.scores.north as i32,
+            exact,
+            "{variant:?} 2x{holes}"
+        );
+    }
 }

@@ -3,18 +3,20 @@
 # reports/first-player/exact.json for reports/README.md:
 # - the start positions (4 seeds per hole, South to move), solved over the
 #   positions reachable from them (`hoyito solve --start`): Hoyito I on 2x2
-#   to 2x6, II and III on 2x2 to 2x4 (II and III 2x5 reach more positions
-#   than this machine holds: see reports/solved.md), each with its value,
-#   best first moves, a principal variation, positions per layer, seconds and
-#   peak memory;
+#   to 2x6, II and III on 2x2 to 2x4, each with its value, best first moves,
+#   a principal variation, positions per layer, seconds and peak memory;
+# - the starts whose reachable positions do not fit (II and III 2x5 and 2x6,
+#   and those in PROVED_EXTRA, e.g. "i:7:16"), proved by `hoyito solve
+#   --start --prove`: bounds, exact where they meet, with a whole perfect game
+#   where exact;
 # - on 2x4, perfect play from the very openings the first-player studies
 #   played (examples/exact_openings.rs), beside what the agents got from
 #   them: the champion and mcts-5k from reports/first-player-top, and
 #   alphabeta-d8 from the first-player run when its games.csv is there
 #   (`cargo run --release -- run configs/first-player.toml` writes it to
 #   runs/first-player; set FIRST_PLAYER_RUN to read another directory).
-# Run from the repository root; about 8 minutes on two cores (I 2x6 alone
-# about 3; the three 2x4 table builds about 3), tables in a scratch directory.
+# Run from the repository root; about 12 minutes on two cores (I 2x6 alone
+# about 4, the 2x6 tables for II and III about 3), tables in a scratch directory.
 #   bash reports/first-player/exact.sh
 set -euo pipefail
 cargo build --release --quiet --example exact_openings
@@ -31,6 +33,18 @@ starts="i:2 ii:2 iii:2 i:3 ii:3 iii:3 i:4 ii:4 iii:4 i:5 i:6"
 for start in $starts; do
     "$bin" solve --start --variant "${start%:*}" --holes "${start#*:}" \
         --json "$scratch/start.json" > /dev/null
+    rows+=("    $(cat "$scratch/start.json")")
+done
+# Starts whose reachable positions do not fit in memory: proved by the two
+# bounded searches with the full tables as exact leaves (variant, holes, the
+# largest table layer); the tables are kept in $TABLES_DIR if set.
+proved="ii:5:24 iii:5:24 ii:6:20 iii:6:20 i:7:16 ${PROVED_EXTRA:-}"
+tables_dir=${TABLES_DIR:-$scratch/tables}
+for start in $proved; do
+    IFS=: read -r variant holes upto <<< "$start"
+    "$bin" solve --start --prove --variant "$variant" --holes "$holes" \
+        --exact-up-to "$upto" --tables "$tables_dir/$variant-$holes" \
+        --node-budget "${NODE_BUDGET:-60000000}" --json "$scratch/start.json" > /dev/null
     rows+=("    $(cat "$scratch/start.json")")
 done
 if [[ -f "$low_run/games.csv" ]]; then
