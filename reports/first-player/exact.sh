@@ -38,7 +38,7 @@ done
 # Starts whose reachable positions do not fit in memory: proved by the two
 # bounded searches with the full tables as exact leaves (variant, holes, the
 # largest table layer); the tables are kept in $TABLES_DIR if set.
-proved="ii:5:24 iii:5:24 ii:6:20 iii:6:20 i:7:16 ${PROVED_EXTRA:-}"
+proved="ii:5:24 iii:5:24 ii:6:20 iii:6:20 i:7:16 i:8:16 ${PROVED_EXTRA:-}"
 tables_dir=${TABLES_DIR:-$scratch/tables}
 for start in $proved; do
     IFS=: read -r variant holes upto <<< "$start"
