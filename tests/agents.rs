@@ -415,3 +415,41 @@ fn a_stalled_line_scores_by_the_leftover_policy() {
         assert_eq!(scores.south as i32 - scores.north as i32, margin);
     }
 }
+
+/// Regression (the suite hung with two tests at zero CPU): a thread building
+/// shared tables while rayon's global workers ask for the same tables. The
+/// builder held the cache's lock and waited for the workers; the workers
+/// waited for the lock. Tables are now built on a pool of their own, so this
+/// finishes (the test fails on a timeout instead of hanging).
+#[test]
+fn shared_tables_asked_from_the_global_pool_while_building_never_deadlock() {
+    use rayon::prelude::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    // A key no other test asks for, so that this test builds it.
+    let rules = hoyito::Rules::new(hoyito::Variant::Iii)
+        .with_board(3, 4)
+        .expect("a board");
+    let (done, finished) = mpsc::channel();
+    let builder = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let tables = hoyito::shared_tables(&rules, 21).expect("built");
+            done.send(tables.is_some()).expect("the test waits");
+        })
+    };
+    std::thread::sleep(Duration::from_millis(2));
+    std::thread::spawn(move || {
+        let all = (0..64)
+            .into_par_iter()
+            .all(|_| hoyito::shared_tables(&rules, 21).expect("built").is_some());
+        done.send(all).expect("the test waits");
+    });
+    for _ in 0..2 {
+        let ok = finished
+            .recv_timeout(Duration::from_secs(120))
+            .expect("no deadlock: both finish within two minutes");
+        assert!(ok);
+    }
+    builder.join().expect("the builder ends");
+}

@@ -305,3 +305,73 @@ fn proved_bounds_contain_the_exact_value_and_close_on_it() {
         );
     }
 }
+
+/// `hoyito start-values` writes each board's series (depths rising, node
+/// counts recorded), marks the exact value where `exact.json` has one, and
+/// draws a chart per board plus the board-size chart; a bad board range is
+/// refused.
+#[test]
+fn start_values_writes_series_and_charts() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("sv");
+    let exact = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/first-player/exact.json");
+    let run = hoyito(&[
+        "start-values",
+        "--out",
+        s(&out),
+        "--variants",
+        "i,ii",
+        "--min-holes",
+        "3",
+        "--max-holes",
+        "4",
+        "--node-budget",
+        "200000",
+        "--exact",
+        s(&exact),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(out.join("start-values.json")).expect("written");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let boards = json["boards"].as_array().expect("boards");
+    assert_eq!(boards.len(), 4);
+    for b in boards {
+        let depths: Vec<u64> = b["alphabeta"]
+            .as_array()
+            .expect("a series")
+            .iter()
+            .map(|p| p["level"].as_u64().expect("a depth"))
+            .collect();
+        assert!(!depths.is_empty());
+        assert!(depths.windows(2).all(|w| w[1] == w[0] + 1), "{depths:?}");
+        assert!(b["champion"].as_array().is_some_and(|c| !c.is_empty()));
+    }
+    let i4 = boards
+        .iter()
+        .find(|b| b["variant"] == "i" && b["holes"] == 4)
+        .expect("I 2x4");
+    assert_eq!(i4["exact"].as_i64(), Some(8));
+    for chart in [
+        "start-value-by-depth-2x3.svg",
+        "start-value-by-depth-2x4.svg",
+        "best-known-start-value.svg",
+    ] {
+        let svg = std::fs::read_to_string(out.join("charts").join(chart)).expect("a chart");
+        assert!(svg.contains("Hoyito ii"), "{chart}");
+    }
+    let bad = hoyito(&[
+        "start-values",
+        "--out",
+        s(&out),
+        "--min-holes",
+        "9",
+        "--max-holes",
+        "4",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--min-holes"));
+}

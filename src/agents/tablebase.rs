@@ -171,7 +171,29 @@ fn tables_up_to(
 
 /// Every layer from 0 to `top`, checked against the limits before any is
 /// built, loaded from and saved to `dir` when given.
+///
+/// Built on a thread pool of its own. The caller holds the cache's lock, and
+/// agents ask for their tables from inside rayon's global pool (a study
+/// choosing moves in parallel): a build on the global pool would wait for
+/// workers that all wait for the lock, and nothing would move again (seen in
+/// the test suite: two tests, zero CPU, forever).
 fn build_tables(rules: &Rules, top: u32, dir: Option<&Path>) -> Result<Arc<Tablebase>, SolveError> {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .build()
+    {
+        Ok(pool) => pool.install(|| build_tables_here(rules, top, dir)),
+        // No thread could be made: build here (deadlock-free as long as no
+        // other caller waits on the lock from the global pool).
+        Err(_) => build_tables_here(rules, top, dir),
+    }
+}
+
+fn build_tables_here(
+    rules: &Rules,
+    top: u32,
+    dir: Option<&Path>,
+) -> Result<Arc<Tablebase>, SolveError> {
     let mut tb = Tablebase::new(rules.variant, rules.holes)?;
     let layers: Vec<u32> = (0..=top).collect();
     tb.check_plan(&layers, dir)?;

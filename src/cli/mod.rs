@@ -19,6 +19,7 @@ mod run_cmd;
 mod session;
 mod solve_cmd;
 mod solve_start;
+mod start_values;
 mod tune_cmd;
 
 use std::process::ExitCode;
@@ -63,6 +64,8 @@ enum Command {
     Probe(solve_cmd::ProbeArgs),
     /// Count the positions of a layer where someone can force the next capture.
     Captures(solve_cmd::CapturesArgs),
+    /// The standard start's value under search at rising depth, per board, with charts.
+    StartValues(start_values::StartValuesArgs),
     /// Write an opening book: distinct balanced positions after random plies.
     Book(book_cmd::BookArgs),
     /// Learn an evaluation from an agent's self-play games and write an agent file with it.
@@ -108,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export_cmd::export(args),
         Command::Report(args) => report_cmd::report(args),
         Command::Solve(args) => solve_cmd::solve(args),
+        Command::StartValues(args) => start_values::start_values(args),
         Command::Probe(args) => solve_cmd::probe(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),

@@ -36,7 +36,10 @@ use html::{report_page, Embedded, GamePicker, PageInput};
 
 pub use balance::{balance_summary, write_balance, BalanceSummary, COMPARED_BOARDS};
 pub use caveats::{caveats, Caveat, Figure, StalledGroup};
-pub use charts::{draw_advantage, draw_heatmap, draw_lengths, draw_ratings, DrawResult};
+pub use charts::{
+    draw_advantage, draw_heatmap, draw_lengths, draw_ratings, draw_start_values, DrawResult,
+    ValueSeries,
+};
 pub use error::ReportError;
 pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};

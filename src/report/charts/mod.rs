@@ -13,6 +13,7 @@ mod heatmap;
 mod legend;
 mod lengths;
 mod ratings;
+mod start_values;
 mod svg_font;
 mod text;
 
@@ -41,6 +42,7 @@ pub use advantage::draw_advantage;
 pub use heatmap::draw_heatmap;
 pub use lengths::draw_lengths;
 pub use ratings::draw_ratings;
+pub use start_values::{draw_start_values, ValueSeries};
 
 /// What a `draw_*` function returns: the backend's error, passed on.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
