@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod analysis;
+mod diverse;
 mod eval_spec;
 mod evaluation;
 mod external;
@@ -19,6 +20,7 @@ mod tablebase;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo, SearchOptions};
 pub use analysis::{analyse, Analyse, Analysis, AnalysisError};
+pub use diverse::Diverse;
 pub use eval_spec::EvalSpec;
 pub use evaluation::{
     evaluate, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,

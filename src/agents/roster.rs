@@ -158,6 +158,18 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 "a power of two from 1 to 4096 (MiB)",
             ),
             ("tt_deep", Type::Flag, false, "true or false"),
+            (
+                "diverse_plies",
+                Type::Count,
+                false,
+                "an integer from 0 (off) to 64 (opening plies mixed)",
+            ),
+            (
+                "diverse_margin",
+                Type::Count,
+                false,
+                "an integer from 0 to 255 seeds (with diverse_plies)",
+            ),
         ],
         "mcts" => &[
             (
@@ -375,7 +387,7 @@ mod tests {
                 "alphabeta",
                 "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
                  killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"\n\
-                 tt_mb = 16\ntt_deep = true",
+                 tt_mb = 16\ntt_deep = true\ndiverse_plies = 4\ndiverse_margin = 2",
             ),
             (
                 "mcts",

@@ -469,6 +469,14 @@ impl AgentSpec {
             return Box::new(external);
         }
         if let Some(alphabeta) = self.alphabeta() {
+            let options = alphabeta.options().clone();
+            if options.diverse_plies > 0 {
+                return Box::new(crate::agents::Diverse::new(
+                    alphabeta,
+                    options.diverse_plies,
+                    options.diverse_margin,
+                ));
+            }
             return Box::new(alphabeta);
         }
         match *self {

@@ -114,9 +114,9 @@ fn series(rules: &Rules, budget: u64) -> Result<(Vec<Point>, Vec<Point>)> {
             score,
             nodes,
         });
-        // A search that stopped short of its nodes ran out of depth: more
-        // nodes would change nothing.
-        if nodes < million * 1_000_000 || million >= 1 << 20 {
+        // A search that reached the deepest iteration ran out of depth:
+        // more nodes would change nothing.
+        if reached >= 64 || million >= 1 << 20 {
             break;
         }
         million *= 4;

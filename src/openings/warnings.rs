@@ -8,8 +8,9 @@ use crate::tournament::Experiment;
 /// Whether an agent plays the same moves from the same position in every game:
 /// it never draws on the game's generator. Random and MCTS draw on it (MCTS
 /// shuffles its children even with greedy rollouts), greedy breaks ties with
-/// it; alpha-beta never does, nor a tablebase agent whose search outside the
-/// tables is its own or a deterministic fallback's.
+/// it; alpha-beta never does unless its `diverse_plies` mixes its opening
+/// moves, nor a tablebase agent whose search outside the tables is its own
+/// or a deterministic fallback's.
 pub fn deterministic(spec: &AgentSpec) -> bool {
     match spec {
         // An external agent is handed a per-game seed: assume it uses it.
@@ -18,7 +19,7 @@ pub fn deterministic(spec: &AgentSpec) -> bool {
         | AgentSpec::Mcts { .. }
         | AgentSpec::External { .. }
         | AgentSpec::Human => false,
-        AgentSpec::Alphabeta { .. } => true,
+        AgentSpec::Alphabeta { search, .. } => search.diverse_plies == 0,
         AgentSpec::Tablebase { fallback, .. } => fallback.as_deref().map_or(true, deterministic),
     }
 }

@@ -72,7 +72,23 @@ pub struct SearchOptions {
     /// its costliest entries.
     #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
     pub tt_deep: bool,
+    /// Diversity for self-play from one start (0 = off): during the game's
+    /// first this many plies the agent scores every legal move by a search
+    /// from the position it leads to and plays one chosen uniformly, by the
+    /// game's seeded generator, among those within `diverse_margin` seeds of
+    /// the best ([`crate::agents::Diverse`]). Deterministic agents otherwise
+    /// play one game from the standard start. Not a search enhancement: the
+    /// search itself is unchanged.
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    pub diverse_plies: u32,
+    /// With `diverse_plies`: how many seeds below the best a move may score
+    /// and still be chosen (0: only the moves tied with the best).
+    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    pub diverse_margin: u32,
 }
+
+/// The most opening plies `diverse_plies` may cover.
+pub const MAX_DIVERSE_PLIES: u32 = 64;
 
 impl SearchOptions {
     /// Whether any enhancement is on (otherwise the plain search runs); the
@@ -80,6 +96,8 @@ impl SearchOptions {
     pub fn any(&self) -> bool {
         let enhancements = SearchOptions {
             tt_mb: None,
+            diverse_plies: 0,
+            diverse_margin: 0,
             ..self.clone()
         };
         enhancements != SearchOptions::default()
@@ -117,6 +135,24 @@ impl SearchOptions {
                     "tt_mb = {mb} is out of range: allowed a power of two from 1 to {MAX_TT_MB}"
                 ));
             }
+        }
+        if self.diverse_plies > MAX_DIVERSE_PLIES {
+            return Err(format!(
+                "diverse_plies = {} is out of range: allowed 0 (off) to {MAX_DIVERSE_PLIES}",
+                self.diverse_plies
+            ));
+        }
+        if self.diverse_margin > 0 && self.diverse_plies == 0 {
+            return Err(format!(
+                "diverse_margin = {} needs diverse_plies = K > 0, the opening plies it covers",
+                self.diverse_margin
+            ));
+        }
+        if self.diverse_margin > 255 {
+            return Err(format!(
+                "diverse_margin = {} is out of range: allowed 0 to 255 seeds",
+                self.diverse_margin
+            ));
         }
         if self.quiescence > MAX_QUIESCENCE {
             return Err(format!(
@@ -174,6 +210,13 @@ impl fmt::Display for SearchOptions {
         if self.tt_deep {
             f.write_str(" tt_deep=true")?;
         }
+        if self.diverse_plies > 0 {
+            write!(
+                f,
+                " diverse_plies={} diverse_margin={}",
+                self.diverse_plies, self.diverse_margin
+            )?;
+        }
         Ok(())
     }
 }
@@ -197,6 +240,8 @@ mod tests {
             tables: None,
             tt_mb: Some(64),
             tt_deep: true,
+            diverse_plies: 0,
+            diverse_margin: 0,
         };
         assert!(on.any() && on.validate().is_ok());
         assert_eq!(
