@@ -221,13 +221,13 @@ pub const POSITIONS_PER_SECOND: f64 = 250_000.0;
 /// before anything is done.
 pub const KNOWN_STARTS: &[(Variant, u8, u64, u64)] = &[
     // variant, holes, positions in all, positions of the largest layer
-    (Variant::I, 3, 358, 200),
-    (Variant::Ii, 3, 97_573, 60_000),
-    (Variant::Iii, 3, 99_887, 60_000),
-    (Variant::I, 4, 4_400, 2_000),
-    (Variant::Ii, 4, 16_939_897, 8_000_000),
-    (Variant::Iii, 4, 17_117_190, 8_000_000),
-    (Variant::I, 5, 1_361_935, 600_000),
+    (Variant::I, 3, 358, 251),
+    (Variant::Ii, 3, 97_573, 40_201),
+    (Variant::Iii, 3, 99_887, 41_608),
+    (Variant::I, 4, 4_400, 2_903),
+    (Variant::Ii, 4, 16_939_897, 7_168_081),
+    (Variant::Iii, 4, 17_117_190, 7_168_081),
+    (Variant::I, 5, 1_361_935, 423_853),
     (Variant::I, 6, 46_794_258, 13_516_838),
 ];
 
