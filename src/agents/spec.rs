@@ -469,13 +469,12 @@ impl AgentSpec {
             return Box::new(external);
         }
         if let Some(alphabeta) = self.alphabeta() {
-            let options = alphabeta.options().clone();
-            if options.diverse_plies > 0 {
-                return Box::new(crate::agents::Diverse::new(
-                    alphabeta,
-                    options.diverse_plies,
-                    options.diverse_margin,
-                ));
+            let (plies, margin) = {
+                let o = alphabeta.options();
+                (o.diverse_plies, o.diverse_margin)
+            };
+            if plies > 0 {
+                return Box::new(crate::agents::Diverse::new(alphabeta, plies, margin));
             }
             return Box::new(alphabeta);
         }

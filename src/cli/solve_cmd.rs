@@ -120,7 +120,7 @@ pub struct CapturesArgs {
     seeds: u32,
 }
 
-fn table_dir(dir: Option<&Path>) -> Result<()> {
+pub(super) fn table_dir(dir: Option<&Path>) -> Result<()> {
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create table directory {}", dir.display()))?;

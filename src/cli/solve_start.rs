@@ -12,6 +12,7 @@ use hoyito::solver::bounds::{proof_line, prove_bounds, BoundsBudget};
 use hoyito::solver::memory::memory_budget;
 use hoyito::solver::start::{Progress, StartOptions, StartSolve};
 use hoyito::solver::Tablebase;
+use hoyito::tournament::write_atomic;
 use hoyito::{Position, Rules, Variant};
 use serde_json::json;
 
@@ -147,12 +148,15 @@ pub fn solve_start(
     Ok(())
 }
 
-fn write_entry(path: &Path, entry: &serde_json::Value) -> Result<()> {
-    let text = serde_json::to_string(entry)? + "\n";
-    let temp = path.with_extension("json.part");
-    std::fs::write(&temp, text)
-        .and_then(|()| std::fs::rename(&temp, path))
+/// Writes `text` to `path` atomically (no half-written file after a kill).
+pub(super) fn write_text(path: &Path, text: &str) -> Result<()> {
+    let temp = path.with_extension("part");
+    write_atomic(&temp, path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_entry(path: &Path, entry: &serde_json::Value) -> Result<()> {
+    write_text(path, &(serde_json::to_string(entry)? + "\n"))
 }
 
 /// `hoyito solve --start --prove`.
@@ -178,10 +182,7 @@ pub fn prove_start(
     };
     let layers = Tablebase::dependencies(exact);
     tb.check_plan(&layers, tables)?;
-    if let Some(dir) = tables {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create table directory {}", dir.display()))?;
-    }
+    super::solve_cmd::table_dir(tables)?;
     for &k in &layers {
         tb.ensure(k, tables, &|_| {})
             .with_context(|| format!("tables: layer of {k} seeds"))?;

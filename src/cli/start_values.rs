@@ -246,10 +246,7 @@ pub fn start_values(args: StartValuesArgs) -> Result<()> {
         "boards": boards,
     });
     let file = args.out.join("start-values.json");
-    let temp = file.with_extension("json.part");
-    std::fs::write(&temp, serde_json::to_string_pretty(&out)? + "\n")
-        .and_then(|()| std::fs::rename(&temp, &file))
-        .with_context(|| format!("cannot write {}", file.display()))?;
+    super::solve_start::write_text(&file, &(serde_json::to_string_pretty(&out)? + "\n"))?;
     println!("{}", file.display());
     Ok(())
 }

@@ -43,7 +43,15 @@ struct Entry {
     depth: u16,
     value: i16,
     flag: Flag,
-    best: u8,
+    best: Option<Move>,
+}
+
+/// The seeds the mover of `pos` gained net by the move to `child`.
+fn net_gain(pos: &Position, child: &Position) -> i32 {
+    let mover = pos.side;
+    let got = |p: &Position, side: Side| p.captures[side] as i32;
+    (got(child, mover) - got(pos, mover))
+        - (got(child, mover.opponent()) - got(pos, mover.opponent()))
 }
 
 /// A position's identity in the table: its board and side to move.
@@ -135,7 +143,7 @@ impl Searcher<'_> {
             return self.horizon(pos);
         }
         let key: Key = (pos.board, pos.side);
-        let mut first = u8::MAX;
+        let mut first = None;
         if let Some(e) = self.table.get(&key) {
             first = e.best;
             if e.depth as u32 >= depth {
@@ -151,22 +159,13 @@ impl Searcher<'_> {
         let mut children: Vec<(Move, Position, i32)> = Vec::with_capacity(16);
         let mover = pos.side;
         pos.for_each_child(&self.rules, |mv, child, _| {
-            let gain = child.captures[mover] as i32
-                - pos.captures[mover] as i32
-                - (child.captures[mover.opponent()] as i32 - pos.captures[mover.opponent()] as i32);
-            children.push((mv, child, gain));
+            children.push((mv, child, net_gain(pos, &child)));
         });
         // The table's move first, then the larger captures.
-        children.sort_by_key(|&(mv, _, gain)| {
-            let hole = match mv {
-                Move::Sow(h) => h,
-                Move::Pass => u8::MAX - 1,
-            };
-            (hole != first, -gain)
-        });
+        children.sort_by_key(|&(mv, _, gain)| (Some(mv) != first, -gain));
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_move = u8::MAX;
+        let mut best_move = None;
         for (mv, child, gain) in children {
             let v = if child.side == mover && !child.is_over() {
                 gain + self.search(&child, depth - 1, alpha - gain, beta - gain)
@@ -175,10 +174,7 @@ impl Searcher<'_> {
             };
             if v > best {
                 best = v;
-                best_move = match mv {
-                    Move::Sow(h) => h,
-                    Move::Pass => u8::MAX - 1,
-                };
+                best_move = Some(mv);
             }
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -212,13 +208,8 @@ impl Searcher<'_> {
         let mut line = Vec::new();
         let mut pos = *pos;
         for _ in 0..plies {
-            let Some(e) = self.table.get(&(pos.board, pos.side)) else {
+            let Some(mv) = self.table.get(&(pos.board, pos.side)).and_then(|e| e.best) else {
                 break;
-            };
-            let mv = if e.best == u8::MAX - 1 {
-                Move::Pass
-            } else {
-                Move::Sow(e.best)
             };
             let Ok((child, _)) = pos.play(&self.rules, mv) else {
                 break;
@@ -308,13 +299,13 @@ pub fn proof_line(
     let mut game = crate::game::Game::from_position(rules, start);
     let root = start.side;
     let mut depth = depth;
+    // The root mover's net captures since the start.
+    let margin = |p: &Position| {
+        let net = |q: &Position| q.captures[root] as i32 - q.captures[root.opponent()] as i32;
+        net(p) - net(&start)
+    };
     while !game.is_over() {
         let pos = *game.position();
-        let margin = |p: &Position| {
-            p.captures[root] as i32
-                - p.captures[root.opponent()] as i32
-                - (start.captures[root] as i32 - start.captures[root.opponent()] as i32)
-        };
         let mv = if pos.seeds_on_board() <= exact_up_to {
             crate::solver::strategy::perfect_move(tables, &pos)?
         } else {
@@ -331,11 +322,7 @@ pub fn proof_line(
             let mut moves = Vec::new();
             pos.for_each_child(&rules, |mv, child, _| moves.push((mv, child)));
             for (mv, child) in moves {
-                let gain = if pos.side == root {
-                    margin(&child) - margin(&pos)
-                } else {
-                    margin(&pos) - margin(&child)
-                };
+                let gain = net_gain(&pos, &child);
                 let (lo, hi) = if child.is_over() {
                     (gain, gain)
                 } else {

@@ -34,15 +34,14 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::{Duration, Instant};
-
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{MoveEffect, Position};
 use crate::rules::{Rules, Variant};
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
@@ -258,6 +257,22 @@ fn canonical(pos: &Position, index: &LayerIndex) -> u64 {
     }
 }
 
+/// Queues the position a capture led to for the closure of its (smaller)
+/// layer, unless the capture ended the game.
+fn pend_capture(
+    child: &Position,
+    indexes: &[LayerIndex],
+    pending: &mut [Vec<u64>],
+    compacted: &mut [usize],
+) {
+    if child.is_over() {
+        return;
+    }
+    let s = child.seeds_on_board() as usize;
+    pending[s].push(canonical(child, &indexes[s]));
+    compact(&mut pending[s], &mut compacted[s]);
+}
+
 /// Keeps a growing list of keys small: sorted and without repeats once it
 /// has doubled since the last time.
 fn compact(keys: &mut Vec<u64>, after: &mut usize) {
@@ -268,8 +283,11 @@ fn compact(keys: &mut Vec<u64>, after: &mut usize) {
     }
 }
 
-fn keys_to_bytes(keys: &[u64]) -> Vec<u8> {
-    keys.iter().flat_map(|k| k.to_le_bytes()).collect()
+/// A keys file's bytes: room for its header, then the keys.
+fn keys_file(keys: &[u64]) -> Vec<u8> {
+    let mut file = vec![0u8; start_state::HEADER_BYTES];
+    file.extend(keys.iter().flat_map(|k| k.to_le_bytes()));
+    file
 }
 
 fn bytes_to_keys(bytes: &[u8]) -> Vec<u64> {
@@ -294,7 +312,7 @@ impl StartSolve {
         Ident {
             variant: rules.variant as u8 + 1,
             holes: rules.holes,
-            start: start_state::fnv(start_state::FNV_START, start.to_string().as_bytes()),
+            start: start_state::start_hash(&start.to_string()),
         }
     }
 
@@ -315,13 +333,6 @@ impl StartSolve {
                     "measured earlier".into(),
                 ));
             }
-        }
-        let top = start.seeds_on_board();
-        if LayerIndex::new(rules.holes, top).count() == u64::MAX {
-            return Err(StartError::TooLarge {
-                holes: rules.holes,
-                seeds: top,
-            });
         }
         Ok(())
     }
@@ -391,10 +402,8 @@ impl StartSolve {
                     pos.for_each_child(&rules, |_, child, effect| {
                         if effect.captured == 0 {
                             inner_moves += 1;
-                        } else if !child.is_over() {
-                            let s = child.seeds_on_board() as usize;
-                            lower[s].push(canonical(&child, &indexes[s]));
-                            compact(&mut lower[s], &mut compacted[s]);
+                        } else {
+                            pend_capture(&child, &indexes, lower, &mut compacted);
                         }
                     });
                 }
@@ -416,10 +425,8 @@ impl StartSolve {
                             if seen.insert(c) {
                                 stack.push(c);
                             }
-                        } else if !child.is_over() {
-                            let s = child.seeds_on_board() as usize;
-                            lower[s].push(canonical(&child, &indexes[s]));
-                            compact(&mut lower[s], &mut compacted[s]);
+                        } else {
+                            pend_capture(&child, &indexes, lower, &mut compacted);
                         }
                     });
                     if seen.len() >= checked + (1 << 22) {
@@ -455,7 +462,7 @@ impl StartSolve {
                         Kind::Keys,
                         k as u32,
                         keys.len() as u64,
-                        &keys_to_bytes(&keys),
+                        keys_file(&keys),
                     )?;
                 }
                 (keys, inner_moves, false)
@@ -540,19 +547,20 @@ impl StartSolve {
                     .into())
                 }
                 None => {
-                    let (solved, _, s) = self.solve_layer(layer);
+                    let (solved, s) = self.solve_layer(layer);
                     layer = solved;
                     sweeps = s;
                     if let Some(dir) = options.state {
-                        let mut bytes: Vec<u8> = layer.values.iter().map(|&v| v as u8).collect();
-                        bytes.extend(layer.settled.iter().flat_map(|w| w.to_le_bytes()));
+                        let mut file = vec![0u8; start_state::HEADER_BYTES];
+                        file.extend(layer.values.iter().map(|&v| v as u8));
+                        file.extend(layer.settled.iter().flat_map(|w| w.to_le_bytes()));
                         start_state::save(
                             dir,
                             ident,
                             Kind::Values,
                             k as u32,
                             layer.len() as u64,
-                            &bytes,
+                            file,
                         )?;
                     }
                     false
@@ -567,7 +575,10 @@ impl StartSolve {
         }
         Ok(())
     }
-    fn solve_layer(&self, mut layer: ReachableLayer) -> (ReachableLayer, u64, u32) {
+
+    /// Solves one closed layer, the smaller ones solved: the layer with its
+    /// values and settling sweeps, and the sweeps it took.
+    fn solve_layer(&self, mut layer: ReachableLayer) -> (ReachableLayer, u32) {
         let k = layer.seeds as usize;
         let index = &self.indexes[k];
         let n = layer.len();
@@ -596,7 +607,6 @@ impl StartSolve {
             exit.push(best);
             degree.push(d);
         }
-        let inner_moves = children.len() as u64;
         let mut values = vec![0i8; n];
         let mut settled = vec![0u16; n];
         let words = n.div_ceil(64);
@@ -638,7 +648,18 @@ impl StartSolve {
         }
         layer.values = values;
         layer.settled = settled;
-        (layer, inner_moves, sweep)
+        (layer, sweep)
+    }
+
+    /// The value for the mover of the move from `pos` to `child`: a capture's
+    /// seeds plus (or minus) the value of where it leads, or minus the
+    /// child's value for an inner move; `i8::MIN` where the child is unknown.
+    fn move_value_of(&self, pos: &Position, child: &Position, effect: MoveEffect) -> i8 {
+        if effect.captured > 0 {
+            move_value(pos, child, &|c: &Position| self.value(c).unwrap_or(i8::MIN))
+        } else {
+            self.value(child).map(|v| -v).unwrap_or(i8::MIN)
+        }
     }
 
     /// The value of the start for the side to move, once solved.
@@ -687,9 +708,7 @@ impl StartSolve {
             let mut inner_choice = None;
             pos.for_each_child(&self.rules, |mv, child, effect| {
                 if effect.captured > 0 {
-                    let here = move_value(&pos, &child, &|c: &Position| {
-                        self.value(c).unwrap_or(i8::MIN)
-                    });
+                    let here = self.move_value_of(&pos, &child, effect);
                     if here == value && exit_choice.is_none() {
                         exit_choice = Some(mv);
                     }
@@ -709,31 +728,14 @@ impl StartSolve {
         (game.moves().to_vec(), game.outcome())
     }
 
-    /// The start solved from.
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-
     /// The moves from the start that keep its value (best play).
     pub fn best_moves(&self) -> Vec<Move> {
-        let mut best = Vec::new();
-        let Some(value) = self.start_value() else {
-            return best;
-        };
-        let pos = self.start;
-        pos.for_each_child(&self.rules, |mv, child, effect| {
-            let v = if effect.captured > 0 {
-                move_value(&pos, &child, &|c: &Position| {
-                    self.value(c).unwrap_or(i8::MIN)
-                })
-            } else {
-                self.value(&child).map(|v| -v).unwrap_or(i8::MIN)
-            };
-            if v == value {
-                best.push(mv);
-            }
-        });
-        best
+        let value = self.start_value();
+        self.first_moves()
+            .into_iter()
+            .filter(|&(_, v)| Some(v) == value)
+            .map(|(mv, _)| mv)
+            .collect()
     }
 
     /// The value of each first move from the start, for its mover.
@@ -741,14 +743,7 @@ impl StartSolve {
         let mut out = Vec::new();
         let pos = self.start;
         pos.for_each_child(&self.rules, |mv, child, effect| {
-            let v = if effect.captured > 0 {
-                move_value(&pos, &child, &|c: &Position| {
-                    self.value(c).unwrap_or(i8::MIN)
-                })
-            } else {
-                self.value(&child).map(|v| -v).unwrap_or(i8::MIN)
-            };
-            out.push((mv, v));
+            out.push((mv, self.move_value_of(&pos, &child, effect)));
         });
         out
     }
@@ -756,11 +751,6 @@ impl StartSolve {
     /// The rules solved under.
     pub fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    /// The variant solved.
-    pub fn variant(&self) -> Variant {
-        self.rules.variant
     }
 }
 

@@ -22,11 +22,13 @@
 //! | 32 | 8 | reserved (0) |
 //! | 40 | 8 | FNV-1a 64 of bytes 0..40 and the data |
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
+
+use crate::tournament::{fnv1a, write_atomic, FNV_OFFSET_BASIS};
 
 const MAGIC: &[u8; 8] = b"HOYSTART";
 const VERSION: u8 = 1;
@@ -76,17 +78,11 @@ pub enum StateError {
     },
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
+/// The identity of the start `notation` (its text in the notation of
+/// RULES.md) for state files.
+pub fn start_hash(notation: &str) -> u64 {
+    fnv1a(FNV_OFFSET_BASIS, notation.as_bytes())
 }
-
-/// The FNV-1a offset basis.
-pub const FNV_START: u64 = 0xCBF2_9CE4_8422_2325;
 
 /// The path of the file of `kind` for the layer of `seeds`.
 pub fn path(dir: &Path, kind: Kind, seeds: u32) -> PathBuf {
@@ -110,47 +106,35 @@ fn header(ident: Ident, kind: Kind, seeds: u32, entries: u64) -> [u8; HEADER] {
     h
 }
 
-/// Writes `data` (entries of `entries` items) atomically as the file of
-/// `kind` for the layer of `seeds`.
+/// Room for the header before a file's data: callers build the whole file
+/// in one buffer, data from this offset on, and [`save`] fills the header.
+pub const HEADER_BYTES: usize = HEADER;
+
+/// Writes `file` (the header's room, then `entries` items of data)
+/// atomically as the file of `kind` for the layer of `seeds`.
 pub fn save(
     dir: &Path,
     ident: Ident,
     kind: Kind,
     seeds: u32,
     entries: u64,
-    data: &[u8],
+    mut file: Vec<u8>,
 ) -> Result<(), StateError> {
     let path = path(dir, kind, seeds);
-    let io = |source| StateError::Io {
-        path: path.clone(),
-        source,
-    };
     let mut head = header(ident, kind, seeds, entries);
-    let sum = fnv(fnv(FNV_START, &head[..40]), data);
+    let sum = fnv1a(fnv1a(FNV_OFFSET_BASIS, &head[..40]), &file[HEADER..]);
     head[40..48].copy_from_slice(&sum.to_le_bytes());
+    file[..HEADER].copy_from_slice(&head);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let _ = std::fs::remove_file(&temp);
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(io)?;
-    let written = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&head)?;
-        out.write_all(data)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&temp, &path)
-    })();
-    if let Err(e) = written {
+    if let Err(source) = write_atomic(&temp, &path, &file) {
         let _ = std::fs::remove_file(&temp);
-        return Err(io(e));
+        return Err(StateError::Io { path, source });
     }
+    // Make the rename itself durable; some file systems cannot sync a directory.
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
@@ -199,7 +183,7 @@ pub fn load(
     if (bytes.len() - HEADER) as u64 != entries.saturating_mul(item_bytes as u64) {
         return Err(damaged("its length does not match its header (truncated?)"));
     }
-    if fnv(fnv(FNV_START, &bytes[..40]), &bytes[HEADER..]) != word(40) {
+    if fnv1a(fnv1a(FNV_OFFSET_BASIS, &bytes[..40]), &bytes[HEADER..]) != word(40) {
         return Err(damaged("its checksum does not match"));
     }
     bytes.drain(..HEADER);
@@ -220,7 +204,9 @@ mod tests {
     fn a_saved_file_loads_and_any_change_is_refused() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let data: Vec<u8> = (0..64u8).collect();
-        save(dir.path(), ID, Kind::Keys, 12, 8, &data).expect("saved");
+        let mut file = vec![0u8; HEADER_BYTES];
+        file.extend_from_slice(&data);
+        save(dir.path(), ID, Kind::Keys, 12, 8, file).expect("saved");
         let (n, back) = load(dir.path(), ID, Kind::Keys, 12, 8)
             .expect("readable")
             .expect("there");

@@ -41,8 +41,8 @@ pub use moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
 };
 pub use moves_hash::{
-    move_token, push_moves_text, MovesHash, MovesHasher, ParseMovesHashError, FNV_OFFSET_BASIS,
-    FNV_PRIME,
+    fnv1a, move_token, push_moves_text, MovesHash, MovesHasher, ParseMovesHashError,
+    FNV_OFFSET_BASIS, FNV_PRIME,
 };
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
 pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};

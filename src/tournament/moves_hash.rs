@@ -216,8 +216,9 @@ fn fnv1a_byte(hash: u64, byte: u8) -> u64 {
     (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME)
 }
 
+/// FNV-1a of `bytes`, continuing from `hash` ([`FNV_OFFSET_BASIS`] to start).
 #[inline]
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+pub fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(FNV_PRIME);
