@@ -5,7 +5,8 @@
 //! agent got. It tells whether the first-player advantage an agent shows
 //! from random openings is the one perfect play gives from those openings,
 //! which the start position's exact value cannot tell. Pairs that repeat
-//! an earlier pair move for move count once. Prints one JSON object. Used
+//! an earlier pair move for move count once, and games that ended inside
+//! their opening (no agent moved) are left out, as the report leaves them. Prints one JSON object. Used
 //! by `reports/first-player/exact.sh`.
 //!
 //!   cargo run --release --example exact_openings -- GAMES_CSV VARIANT HOLES AGENT TABLES_DIR
@@ -37,6 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             && row.holes == holes
             && row.south == *agent
             && row.north == *agent
+            && !row.ended_in_opening()
         {
             let pair = pairs
                 .entry(row.pair_id)

@@ -127,8 +127,16 @@ fn the_page_holds_every_chart_and_table_and_fetches_nothing() {
             "{heading} not in the contents"
         );
     }
-    // The caveats come before every other section, the experiment is shown.
+    // The answer opens the page, the caveats follow it before every other
+    // section, the experiment is shown.
+    let answer = html.find("<h2>The answer</h2>").expect("the answer");
     let caveats = html.find("<h2>Caveats</h2>").expect("caveats");
+    assert!(answer < caveats, "the answer first");
+    let answer_section = html
+        .find("<section id=\"the-answer\">")
+        .expect("its section");
+    let sections = html[..answer_section].matches("<section").count();
+    assert_eq!(sections, 0, "no section before the answer");
     assert!(caveats < html.find("<h2>How to read this</h2>").expect("methods"));
     assert!(html.contains("<pre class=\"experiment\">name = &quot;html&quot;"));
     // Nothing is fetched: the only URLs are the SVG namespace, and the

@@ -38,6 +38,7 @@ mod report;
 mod reports_readme;
 mod rounds;
 mod rules;
+mod run_ending;
 mod shard;
 mod solver;
 mod start_solve;

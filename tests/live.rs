@@ -118,7 +118,13 @@ fn standings_and_progress_are_plain_lines_on_a_pipe() {
     );
     let quiet = tmp.path().join("quiet");
     let text = run_ok(&["run", s(&cfg), "--out", s(&quiet), "--report-every", "0"]);
-    assert!(!text.contains("standings"), "{text}");
+    // 0 turns off the periodic standings only: the final result still shows.
+    assert_eq!(text.matches("--- standings after").count(), 1, "{text}");
+    assert!(
+        text.contains("--- standings after 40 of 40 games ---"),
+        "{text}"
+    );
+    assert!(!text.contains("progress:"), "{text}");
 }
 
 #[test]

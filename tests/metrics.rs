@@ -159,7 +159,8 @@ fn row(game_id: u64, south: &str, north: &str, winner: Winner, plies: u32) -> Ga
         north_captures: 0,
         plies,
         ending: Ending::Normal,
-        moves_hash: MovesHash(0),
+        // Every game distinct: a repeat would be counted once.
+        moves_hash: MovesHash(game_id),
     }
 }
 

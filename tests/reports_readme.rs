@@ -405,3 +405,71 @@ fn a_missing_key_or_an_ambiguous_selector_fails() {
     let problems = check_readme(text, &dir);
     assert_eq!(problems.len(), 3, "{problems:?}");
 }
+
+/// Issue 38: the conclusions that the data did not carry stay withdrawn.
+#[test]
+fn issue38_the_withdrawn_overclaims_stay_withdrawn() {
+    let readme = std::fs::read_to_string("reports/README.md").expect("reports/README.md");
+    for claim in [
+        "lead nearly vanishes",
+        "MCTS is a 2x6 player",
+        "plays as well as the built-in one",
+        "strongest player of all three games",
+        "the variant in which a seat is favoured is Hoyito I",
+        "alone gains lead changes",
+        "on every even board but 2x6",
+        "more so the stronger the play",
+        "over 85%",
+        "1.7 times",
+    ] {
+        assert!(
+            !readme.to_lowercase().contains(&claim.to_lowercase()),
+            "reports/README.md still says {claim:?}"
+        );
+    }
+}
+
+/// Issue 38, item 5: the design metrics count pairs exactly as the
+/// first-player figures do, so in every committed study an agent's
+/// self-play advantage is the same number in both places.
+#[test]
+fn issue38_balance_and_first_player_advantages_agree_in_every_study() {
+    let mut compared = 0;
+    for entry in std::fs::read_dir("reports").expect("reports/") {
+        let summary = entry.expect("entry").path().join("summary.json");
+        let Ok(text) = std::fs::read_to_string(&summary) else {
+            continue;
+        };
+        let root: Value = serde_json::from_str(&text).expect("summary.json parses");
+        let Some(groups) = root["balance"]["groups"].as_array() else {
+            continue;
+        };
+        for setting in root["settings"].as_array().expect("settings") {
+            for line in setting["first_player"].as_array().expect("first_player") {
+                if line["scope"] != "self-play" {
+                    continue;
+                }
+                let group = groups.iter().find(|g| {
+                    g["variant"] == setting["variant"]
+                        && g["holes"] == setting["holes"]
+                        && g["pairing"] == line["agent"]
+                });
+                let Some(group) = group else { continue };
+                let balance = group["metrics"]["advantage"]["value"]
+                    .as_f64()
+                    .expect("value");
+                let first = line["advantage"]["value"].as_f64().expect("value");
+                assert!(
+                    (balance - first).abs() < 1e-9,
+                    "{}: {} {} {}: balance {balance} against first-player {first}",
+                    summary.display(),
+                    setting["variant"],
+                    setting["holes"],
+                    line["agent"]
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} cells compared");
+}

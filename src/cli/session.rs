@@ -9,6 +9,12 @@
 //! control characters. Ctrl-C lets the games being played finish (a second
 //! Ctrl-C exits at once; the files are valid either way), prints the
 //! standings so far and the command that resumes the run.
+//!
+//! Every row recorded is tallied, the rows a resumed run already holds
+//! included, so that any standings printed (periodic, final or on Ctrl-C)
+//! count the games in `games.csv`; `--report-every 0` only silences the
+//! periodic ones. All that a person reads goes to standard error; standard
+//! output carries one line for scripts, the path of `games.csv`.
 
 use std::fmt;
 use std::io::IsTerminal;
@@ -21,6 +27,7 @@ use clap::Args;
 use hoyito::openings::opening_warnings;
 use hoyito::report::{
     read_games_csv, significant, sprt_summary, write_report_from_csv, write_standings, SprtLine,
+    CHARTS,
 };
 use hoyito::stats::{Sprt, SprtDecision, Tally};
 use hoyito::tournament::{
@@ -46,7 +53,7 @@ pub struct RunOutputArgs {
     /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
     #[arg(long, value_name = "DIR", default_value = "agents")]
     pub agents_dir: PathBuf,
-    /// Print the standings every N games (0 = never) [default: about ten times a run].
+    /// Print the standings every N games (0 = only at the end) [default: about ten times a run].
     #[arg(long, value_name = "N")]
     pub report_every: Option<u64>,
 }
@@ -80,7 +87,8 @@ pub struct Session {
     pub out: PathBuf,
     /// Delete another experiment's results in `out`.
     pub force: bool,
-    /// Standings every this many games; `None` = about ten times a run; 0 = never.
+    /// Standings every this many games; `None` = about ten times a run; 0 =
+    /// only the final standings.
     pub report_every: Option<u64>,
     /// The slice played: `None` for the whole run, or one shard (0/1 too)
     /// whose directory has no report of its own (`hoyito merge` writes the
@@ -255,19 +263,16 @@ pub fn execute(session: Session) -> Result<()> {
         total,
         every,
         next_report: 0,
-        position: first,
         bar: None,
         start: Instant::now(),
         first,
         reported: 0,
     };
-    if first > 0 && live.follows_rows() {
+    if first > 0 {
         // Standings and the SPRT carry on from the games already recorded.
         let games = out.join(GAMES_FILE);
         read_games_csv(&games, |row| {
-            if every > 0 {
-                live.tally.add(row);
-            }
+            live.tally.add(row);
             if let Some(tracker) = live.sprt.as_mut() {
                 tracker.add(row);
             }
@@ -328,7 +333,8 @@ pub fn execute(session: Session) -> Result<()> {
         }
     }
     eprintln!("{}", rate_line(played, wall, decided_before));
-    if every > 0 && played > 0 && live.reported != live.tally.games() {
+    // The final standings, unless the last periodic ones were of every game.
+    if played > 0 && live.reported != live.tally.games() {
         live.print_standings();
     }
     if let Some(tracker) = &live.sprt {
@@ -369,14 +375,15 @@ pub fn sprt_line(tracker: &SprtTracker, cap: u64) -> String {
 
 /// What the run shows while it plays, and the SPRT that may stop it.
 struct Live<'a> {
+    /// Every game of the run's slice recorded or about to be, in id order:
+    /// its count is the games recorded.
     tally: Tally,
     sprt: Option<SprtTracker>,
     order: &'a [String],
     total: u64,
+    /// Periodic standings every this many games; 0 = none.
     every: u64,
     next_report: u64,
-    /// Games of the run's slice written or about to be, this one included.
-    position: u64,
     bar: Option<ProgressBar>,
     start: Instant,
     first: u64,
@@ -385,11 +392,6 @@ struct Live<'a> {
 }
 
 impl Live<'_> {
-    /// Whether rows are followed at all (standings or an SPRT).
-    fn follows_rows(&self) -> bool {
-        self.every > 0 || self.sprt.is_some()
-    }
-
     fn print_standings(&mut self) {
         self.reported = self.tally.games();
         let sprt = self.sprt.as_ref().map(|tracker| {
@@ -412,8 +414,10 @@ impl Live<'_> {
 }
 
 impl Watch for Live<'_> {
+    /// Always: the tally follows every row, so that the standings printed
+    /// at the end or on Ctrl-C count every game recorded.
     fn wants_rows(&self) -> bool {
-        self.follows_rows()
+        true
     }
 
     fn game(&mut self, row: &GameRow) -> Flow {
@@ -421,16 +425,13 @@ impl Watch for Live<'_> {
             Some(SprtDecision::H0 | SprtDecision::H1) => Flow::Stop,
             _ => Flow::Continue,
         };
-        if self.every > 0 {
-            self.tally.add(row);
-            self.position += 1;
-            let done = self.position;
-            if done >= self.next_report {
-                while self.next_report <= done {
-                    self.next_report += self.every;
-                }
-                self.report(done);
+        self.tally.add(row);
+        let done = self.tally.games();
+        if self.every > 0 && done >= self.next_report {
+            while self.next_report <= done {
+                self.next_report += self.every;
             }
+            self.report(done);
         }
         flow
     }
@@ -471,10 +472,11 @@ impl Live<'_> {
 fn write_report(dir: &Path) -> Result<()> {
     let files = write_report_from_csv(dir, None)?;
     eprintln!(
-        "report: {} and {} charts in {}",
+        "report: {} (and {}), {} charts in {}",
+        files.html.display(),
         files.report.display(),
         files.charts.len(),
-        dir.join("charts").display()
+        dir.join(CHARTS).display()
     );
     Ok(())
 }

@@ -2,7 +2,10 @@
 //! C. Browne, "Automatic Generation and Evaluation of Recombination Games",
 //! PhD thesis, QUT 2008, chapter 5) adapted to Hoyito, and Hoyito's own,
 //! each a ratio of per-game sums (see [`super::interval`]) over the
-//! seat-swapped pairs of a pairing, or of a whole setting.
+//! seat-swapped pairs of a pairing, or of a whole setting. Pairs are counted
+//! exactly as the first-player figures count them: a pair repeated move for
+//! move by the same agents in the same seats once, and games that ended
+//! inside their random opening not at all.
 //!
 //! How each differs from Ludii's:
 //! - *advantage*: Ludii's AdvantageP1 is the first player's win rate; here
@@ -24,9 +27,13 @@
 //! - *decisions*: DecisionMoves, the share of plies with more than one
 //!   option; *branching*: BranchingFactor, options per ply (options are
 //!   sowable holes, see [`super::measures`]).
-//! - *lead changes*: Ludii's LeadChange counts changes of the leader by
-//!   state evaluation, per move; here the leader is the side ahead on
-//!   captured seeds, and the figure is changes per game.
+//! - *LeadChange*: Ludii's LeadChange (`metrics/single/stateEvaluation/
+//!   LeadChange.java`) is, per game, the changes of the leader over the
+//!   game's moves, averaged over games: a rate per move. Here the same
+//!   average of per-game rates, the leader being the side ahead on captured
+//!   seeds. *Lead changes per game*, the count itself, keeps its own name:
+//!   on a bigger board games are longer, so the count can rise while the
+//!   rate per move falls.
 //! - *drama*: Ludii's Drama measures how far below the leader the eventual
 //!   winner fell; here the winner's largest capture deficit, as a share of
 //!   the seeds in play, over decisive games.
@@ -41,13 +48,13 @@
 //! - Hoyito's own: capture moves per ply, extra moves per ply, relay laps
 //!   per sowing move, plies without capture at the end.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
 use crate::game::Ending;
 use crate::rules::Variant;
-use crate::tournament::{GameRow, Winner};
+use crate::tournament::{fnv1a, GameRow, Winner, FNV_OFFSET_BASIS};
 
 use super::interval::{Estimate, RatioSums};
 use super::measures::GameMeasures;
@@ -111,7 +118,10 @@ pub enum Metric {
     Decisions,
     /// Options per ply.
     Branching,
-    /// Lead changes per game.
+    /// Ludii's LeadChange: lead changes per ply of a game, averaged over
+    /// games.
+    LeadChange,
+    /// Lead changes per game (a count, not Ludii's rate).
     LeadChanges,
     /// The winner's largest deficit, share of the seeds in play.
     Drama,
@@ -128,7 +138,7 @@ pub enum Metric {
 }
 
 /// The metrics' count.
-const METRICS: usize = 17;
+const METRICS: usize = 18;
 
 impl Metric {
     /// Every metric, in report order.
@@ -143,6 +153,7 @@ impl Metric {
         Metric::Duration,
         Metric::Decisions,
         Metric::Branching,
+        Metric::LeadChange,
         Metric::LeadChanges,
         Metric::Drama,
         Metric::DecidedAt,
@@ -160,7 +171,7 @@ impl Metric {
                 Family::Outcome
             }
             Duration | Decisions | Branching => Family::Length,
-            LeadChanges | Drama | DecidedAt => Family::Tension,
+            LeadChange | LeadChanges | Drama | DecidedAt => Family::Tension,
             CaptureRate | ExtraMoves | Laps | QuietEnd => Family::Hoyito,
         }
     }
@@ -202,7 +213,8 @@ impl Metric {
             Duration => "duration (plies)",
             Decisions => "decision share",
             Branching => "branching",
-            LeadChanges => "lead changes",
+            LeadChange => "LeadChange (per ply)",
+            LeadChanges => "lead changes per game",
             Drama => "drama",
             DecidedAt => "decided at",
             CaptureRate => "captures per ply",
@@ -243,6 +255,14 @@ impl Metric {
             Duration => (1.0, plies),
             Decisions => (plies, f64::from(m.decisions)),
             Branching => (plies, f64::from(m.options)),
+            LeadChange => (
+                1.0,
+                if row.plies > 0 {
+                    f64::from(m.lead_changes) / plies
+                } else {
+                    0.0
+                },
+            ),
             LeadChanges => (1.0, f64::from(m.lead_changes)),
             Drama => (one(decisive), one(decisive) * f64::from(m.drama) / seeds),
             DecidedAt => (
@@ -258,6 +278,22 @@ impl Metric {
             Laps => (plies - f64::from(m.passes), f64::from(m.laps)),
             QuietEnd => (1.0, f64::from(m.since_capture)),
         }
+    }
+}
+
+/// A share's interval: the clustered normal one where it lies inside
+/// `[0, 1]`; at an edge (a share of none or of all games, or an interval
+/// that would leave `[0, 1]`) Wilson's on the clusters, as
+/// [`crate::stats::ClusteredMean`] does, never `0.0% [0.0%, 0.0%]`.
+fn share_interval(e: Estimate, clusters: u64) -> Estimate {
+    if e.se > 0.0 && e.low >= 0.0 && e.high <= 1.0 {
+        return e;
+    }
+    let w = crate::stats::wilson(e.value * clusters as f64, clusters, crate::stats::Z95);
+    Estimate {
+        low: w.low,
+        high: w.high,
+        ..e
     }
 }
 
@@ -277,10 +313,36 @@ pub struct GroupKey {
 /// The sums of one group, with the pair being added.
 #[derive(Debug, Clone, Default)]
 struct Group {
+    /// Games counted (repeats of a counted pair left out).
     games: u64,
     sums: [RatioSums; METRICS],
     pair: Option<u64>,
     pending: [(f64, f64); METRICS],
+    pending_games: u64,
+    /// The key of the pair being added: its games' keys mixed in order.
+    pending_key: u64,
+    /// Keys of the pairs (and lone games) counted so far.
+    seen: HashSet<u64>,
+}
+
+/// A game's key within a group: its moves hash, told apart by the agents in
+/// each seat, so that a repeat is the same moves by the same agents in the
+/// same seats (as [`crate::stats::Tally`] tells repeats apart).
+fn game_key(row: &GameRow) -> u64 {
+    let seats = fnv1a(
+        FNV_OFFSET_BASIS,
+        format!("{}\0{}", row.south, row.north).as_bytes(),
+    );
+    row.moves_hash.0 ^ seats.rotate_left(17)
+}
+
+/// Mixes the next game's key into a pair's key (SplitMix64's finaliser of
+/// the key so far, plus the game's), so that order matters.
+fn mix(key: u64, game: u64) -> u64 {
+    let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)).wrapping_add(game)
 }
 
 impl Group {
@@ -289,7 +351,8 @@ impl Group {
             self.flush();
             self.pair = Some(pair);
         }
-        self.games += 1;
+        self.pending_games += 1;
+        self.pending_key = mix(self.pending_key, game_key(row));
         for (k, metric) in Metric::ALL.iter().enumerate() {
             let (x, y) = metric.values(row, m);
             self.pending[k].0 += x;
@@ -297,13 +360,18 @@ impl Group {
         }
     }
 
+    /// Counts the pair being added, unless the same pair was counted before
+    /// (the first-player figures count each distinct pair once too).
     fn flush(&mut self) {
-        if self.pair.take().is_some() {
+        if self.pair.take().is_some() && self.seen.insert(self.pending_key) {
             for (sums, (x, y)) in self.sums.iter_mut().zip(self.pending) {
                 sums.add(x, y);
             }
-            self.pending = [(0.0, 0.0); METRICS];
+            self.games += self.pending_games;
         }
+        self.pending = [(0.0, 0.0); METRICS];
+        self.pending_games = 0;
+        self.pending_key = 0;
     }
 }
 
@@ -320,9 +388,11 @@ pub struct GroupMetrics {
     /// The group.
     #[serde(flatten)]
     pub key: GroupKey,
-    /// Games counted.
+    /// Games counted: a pair repeated move for move is counted once, and
+    /// games that ended inside the opening not at all, as in the
+    /// first-player figures.
     pub games: u64,
-    /// Seat-swapped pairs (the clusters of every interval).
+    /// Distinct seat-swapped pairs (the clusters of every interval).
     pub pairs: u64,
     /// Each metric measured, in [`Metric::ALL`] order.
     pub metrics: BTreeMap<Metric, Estimate>,
@@ -350,8 +420,12 @@ impl BalanceTally {
         BalanceTally::default()
     }
 
-    /// Counts a game and its measures.
+    /// Counts a game and its measures; a game that ended inside its random
+    /// opening (no agent moved) is left out, as every agent figure leaves it.
     pub fn add(&mut self, row: &GameRow, m: &GameMeasures) {
+        if row.ended_in_opening() {
+            return;
+        }
         let setting = GroupKey {
             variant: row.variant,
             holes: row.holes,
@@ -391,8 +465,7 @@ impl BalanceTally {
                         if metric == Metric::Balance {
                             e = Estimate::balance(&e);
                         } else if metric.is_share() {
-                            e.low = e.low.max(0.0);
-                            e.high = e.high.min(1.0);
+                            e = share_interval(e, sums.clusters());
                         } else if metric != Metric::Advantage {
                             // Counts and rates: never below zero.
                             e.low = e.low.max(0.0);
@@ -408,5 +481,79 @@ impl BalanceTally {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::{wilson, Z95};
+    use crate::tournament::empty_row;
+
+    #[test]
+    fn a_share_of_none_gets_a_real_interval() {
+        // 300 pairs, no game stalled (reports/board-size read
+        // `0.0% [0.0%, 0.0%]`): Wilson's interval on the 300 pairs.
+        let mut tally = BalanceTally::new();
+        for id in 0..600u64 {
+            let mut row = empty_row();
+            (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, 6, 4);
+            (row.south, row.north) = ("a".to_string(), "a".to_string());
+            row.moves_hash = crate::tournament::MovesHash(id);
+            row.winner = if id % 3 == 0 { Winner::S } else { Winner::N };
+            tally.add(&row, &GameMeasures::default());
+        }
+        let all = &tally.metrics()[0];
+        let stalls = all.get(Metric::Stalls).expect("measured");
+        assert_eq!((stalls.value, stalls.low), (0.0, 0.0));
+        assert_eq!(stalls.high, wilson(0.0, 300, Z95).high);
+        assert!(stalls.high > 0.01, "{stalls:?}");
+        // A share of all games: Wilson's lower end, not 100% [100%, 100%].
+        let completion = all.get(Metric::Completion).expect("measured");
+        assert_eq!((completion.value, completion.high), (1.0, 1.0));
+        assert_eq!(completion.low, wilson(300.0, 300, Z95).low);
+    }
+
+    #[test]
+    fn issue38_item6_lead_change_is_per_ply_as_ludii_defines_it() {
+        // Two games of one pair, 2 lead changes each, in 10 and 20 plies:
+        // Ludii's LeadChange averages 2/10 and 2/20 = 0.15; the count per
+        // game is 2.
+        let mut tally = BalanceTally::new();
+        for (id, plies) in [(0u64, 10u32), (1, 20)] {
+            let mut row = empty_row();
+            (row.game_id, row.pair_id, row.holes, row.seeds, row.plies) = (id, 0, 6, 4, plies);
+            (row.south, row.north) = ("a".to_string(), "a".to_string());
+            row.moves_hash = crate::tournament::MovesHash(id);
+            let m = GameMeasures {
+                lead_changes: 2,
+                ..GameMeasures::default()
+            };
+            tally.add(&row, &m);
+        }
+        let all = &tally.metrics()[0];
+        let rate = all.get(Metric::LeadChange).expect("measured").value;
+        assert!((rate - 0.15).abs() < 1e-12, "{rate}");
+        assert_eq!(all.get(Metric::LeadChanges).expect("measured").value, 2.0);
+    }
+
+    #[test]
+    fn repeated_pairs_and_opening_games_count_as_in_the_first_player_figures() {
+        // Pair 0 and pair 1 play the same two games; pair 2 ended inside its
+        // opening. Only pair 0 is counted.
+        let mut tally = BalanceTally::new();
+        for id in 0..6u64 {
+            let mut row = empty_row();
+            (row.game_id, row.pair_id, row.holes, row.seeds, row.plies) = (id, id / 2, 6, 4, 40);
+            let (south, north) = if id % 2 == 0 { ("a", "b") } else { ("b", "a") };
+            (row.south, row.north) = (south.to_string(), north.to_string());
+            row.moves_hash = crate::tournament::MovesHash(id % 2);
+            if id >= 4 {
+                (row.opening, row.plies) = ("1 2 3".to_string(), 3);
+            }
+            tally.add(&row, &GameMeasures::default());
+        }
+        let all = &tally.metrics()[0];
+        assert_eq!((all.games, all.pairs), (2, 1));
     }
 }

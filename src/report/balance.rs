@@ -70,15 +70,18 @@ pub fn write_balance(
          \"Automatic Generation and Evaluation of Recombination Games\" (2008). Each is a \
          ratio of sums over the seat-swapped pairs with a 95% interval that takes the pair \
          as the cluster (Cochran 1977, §6.4; the first line of each setting is all its \
-         pairings together). Adapted to Hoyito: the score is the seeds captured; \
+         pairings together). Pairs are counted as the first-player figures count them: a pair \
+         repeated move for move once, and games that ended inside their random opening not \
+         at all. Adapted to Hoyito: the score is the seeds captured; \
          *advantage* is South's score − 0.5; *balance* is 1 − |P(South wins) − P(North \
          wins)|; *completion* is the share of games won by play, neither drawn nor stalled \
          (Ludii's Completion); *stalls* are games ended by a repetition or the no-capture \
          limit (Ludii's timeouts); *duration* counts every ply, passes and extra moves included; \
          *decision share* is the share of plies with more than one sowable hole and \
          *branching* the sowable holes per ply (a sowing that would be endless counts as \
-         an option, see `src/metrics/measures.rs`); *lead changes* are changes of the side \
-         ahead on captures per game; *drama* is the winner's largest capture deficit as a \
+         an option, see `src/metrics/measures.rs`); *LeadChange* is Ludii's: the changes of \
+         the side ahead on captures per ply of a game, averaged over games, and *lead changes \
+         per game* the count itself (longer games have more of them at the same rate); *drama* is the winner's largest capture deficit as a \
          share of the seeds in play and *decided at* the share of the game after which the \
          winner led on captures for good, both over decisive games; Hoyito's own: capturing \
          moves and extra moves per ply, relay laps per sowing move, plies without capture \

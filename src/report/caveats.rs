@@ -1,9 +1,13 @@
-//! The caveats a careful referee would state before anyone reads the tables,
-//! found automatically from the statistics: settings where stall rules, not
-//! play, decided many games; groups that played the same games again, so
-//! that their games are not independent trials; and figures whose interval
-//! includes the value of "no difference", so that the sign of the estimate
-//! says nothing.
+//! The caveats a careful referee would state right after the answer, found
+//! automatically from the statistics and ranked by how much they can change
+//! a conclusion: an unfinished run; settings and groups where stall rules,
+//! not play, settled more than a fifth of the games; games that ended inside
+//! their random opening, before any agent moved (left out of every figure);
+//! groups that played the same games again; and samples too thin for their
+//! normal intervals. Each is stated once, with every cell it concerns.
+//!
+//! An interval that includes the value of no difference is a reading of a
+//! table, not a caveat: the tables show the interval, and the reader sees it.
 
 use serde::Serialize;
 
@@ -11,7 +15,14 @@ use crate::stats::{GroupGames, Proportion, Scope, Setting};
 
 use super::summary::SettingSummary;
 
-/// One caveat, as written in `summary.json` (tagged by `kind`).
+/// Fewer independent units (pairs, or games without a partner) than this
+/// make a thin sample: the normal intervals are somewhat narrow below about
+/// 30 clusters (Cameron & Miller 2015 advise a t quantile there), and one
+/// pair more or less can turn a sign.
+pub const THIN_UNITS: u64 = 30;
+
+/// One caveat, as written in `summary.json` (tagged by `kind`), in the order
+/// of severity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Caveat {
@@ -23,78 +34,91 @@ pub enum Caveat {
         /// Games the experiment plans.
         planned: u64,
     },
-    /// More than a quarter of a setting's games were settled by a stall rule
-    /// (repetition or the no-capture limit).
+    /// Stall rules (repetition or the no-capture limit) settled more than a
+    /// fifth of the games of these cells.
     StallRules {
-        /// Variant and board.
-        setting: Setting,
-        /// Games of the setting.
-        games: u64,
-        /// Games settled by repetition.
-        repetition: u64,
-        /// Games settled by the no-capture limit.
-        #[serde(rename = "no-capture-limit")]
-        no_capture_limit: u64,
-        /// The groups (pairings, self-play) where more than a quarter were.
-        groups: Vec<StalledGroup>,
+        /// The settings (all games) and groups concerned.
+        cells: Vec<StallCell>,
     },
-    /// A group played some game more than once: its pair-based figures count
-    /// each distinct pair once.
+    /// Games ended inside their random opening: no agent moved in them, and
+    /// every figure leaves them out.
+    OpeningEnded {
+        /// The settings concerned.
+        cells: Vec<OpeningCell>,
+    },
+    /// Groups that played some games more than once.
     RepeatedGames {
-        /// Variant and board.
-        setting: Setting,
-        /// The agents: two for a pairing, one for self-play.
-        agents: Vec<String>,
-        /// Games played.
-        games: u64,
-        /// Different games among them.
-        distinct_games: u64,
-        /// Complete pairs played.
-        pairs: u64,
-        /// Different pairs among them.
-        distinct_pairs: u64,
+        /// The groups concerned.
+        cells: Vec<RepeatCell>,
     },
-    /// A figure's 95% interval includes the value of no difference.
-    NoDirection {
-        /// Variant and board.
-        setting: Setting,
-        /// The agents: none for all games, two for a pairing, one for
-        /// self-play or a rating.
-        agents: Vec<String>,
-        /// Which figure.
-        figure: Figure,
-        /// Its estimate.
-        value: f64,
-        /// Lower end of its 95% interval.
-        low: f64,
-        /// Upper end.
-        high: f64,
-        /// The value of no difference inside the interval.
-        null: f64,
+    /// Groups with fewer than [`THIN_UNITS`] independent units.
+    ThinSample {
+        /// The groups concerned.
+        cells: Vec<ThinCell>,
     },
 }
 
-/// A group where stall rules settled more than a quarter of the games.
+/// A setting or group where stall rules settled more than a fifth of the
+/// games.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StalledGroup {
+pub struct StallCell {
+    /// Variant and board.
+    pub setting: Setting,
+    /// The agents: none for all games of the setting, two for a pairing, one
+    /// for self-play.
+    pub agents: Vec<String>,
+    /// Games played.
+    pub games: u64,
+    /// Games settled by repetition.
+    pub repetition: u64,
+    /// Games settled by the no-capture limit.
+    #[serde(rename = "no-capture-limit")]
+    pub no_capture_limit: u64,
+}
+
+/// A setting some of whose games ended inside the random opening.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpeningCell {
+    /// Variant and board.
+    pub setting: Setting,
+    /// Games played, those that ended inside the opening included.
+    pub games: u64,
+    /// Games that ended inside the opening.
+    pub opening_ended: u64,
+}
+
+/// A group that played some games more than once, with its first-player
+/// advantage counted both ways.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepeatCell {
+    /// Variant and board.
+    pub setting: Setting,
     /// The agents: two for a pairing, one for self-play.
     pub agents: Vec<String>,
     /// Games played.
     pub games: u64,
-    /// Games settled by a stall rule.
-    pub stalled: u64,
+    /// Different games among them.
+    pub distinct_games: u64,
+    /// Complete pairs played.
+    pub pairs: u64,
+    /// Different pairs among them.
+    pub distinct_pairs: u64,
+    /// First-player advantage over the distinct units (the headline).
+    pub advantage: Proportion,
+    /// The same over every pair, repeats counted as often as played.
+    pub advantage_all_pairs: Proportion,
 }
 
-/// A figure that a caveat is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Figure {
-    /// A pairing's pair-based score (and so its Elo difference).
-    Score,
-    /// South's score minus 0.5, pair-clustered.
-    FirstPlayerAdvantage,
-    /// A Bradley-Terry rating against the anchor's 0.
-    Rating,
+/// A group with fewer than [`THIN_UNITS`] independent units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThinCell {
+    /// Variant and board.
+    pub setting: Setting,
+    /// The agents: two for a pairing, one for self-play.
+    pub agents: Vec<String>,
+    /// Independent units behind its headline: distinct pairs, or games when
+    /// no pair is complete.
+    pub units: u64,
 }
 
 /// The agents of a first-player line: none for all games.
@@ -106,92 +130,97 @@ fn scope_agents(scope: &Scope) -> Vec<String> {
     }
 }
 
-/// Whether the interval includes `null` while the estimate is not `null`, so
-/// that a reader might take the estimate's side for a direction.
-fn undirected(p: &Proportion, null: f64) -> bool {
-    p.value != null && p.low <= null && null <= p.high
+/// The distinct units of a group: its distinct pairs and the games without
+/// a partner.
+fn units(g: &GroupGames) -> u64 {
+    g.distinct_pairs + g.unpaired_games
 }
 
-/// Every caveat of the settings, setting by setting: stall rules, then
-/// repeated games, then figures without a direction.
+/// Every caveat of the settings, most severe first; the run's completeness
+/// is added by the caller, which knows the plan.
 pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
-    let mut out = Vec::new();
+    let mut stalls = Vec::new();
+    let mut openings = Vec::new();
+    let mut repeats = Vec::new();
+    let mut thin = Vec::new();
     for s in settings {
         let setting = s.setting;
-        let endings = s.length.endings;
-        if endings.mostly_stalled() {
-            let groups = s
-                .first_player
-                .iter()
-                .filter(|r| r.scope != Scope::AllGames && r.games.endings.mostly_stalled())
-                .map(|r| StalledGroup {
-                    agents: scope_agents(&r.scope),
-                    games: r.games.games,
-                    stalled: r.games.endings.stalled(),
-                })
-                .collect();
-            out.push(Caveat::StallRules {
-                setting,
-                games: endings.games(),
-                repetition: endings.repetition,
-                no_capture_limit: endings.no_capture_limit,
-                groups,
-            });
-        }
-        for r in s.first_player.iter().filter(|r| r.scope != Scope::AllGames) {
+        for r in &s.first_player {
             let g: &GroupGames = &r.games;
+            if g.endings.much_stalled() {
+                stalls.push(StallCell {
+                    setting,
+                    agents: scope_agents(&r.scope),
+                    games: g.games,
+                    repetition: g.endings.repetition,
+                    no_capture_limit: g.endings.no_capture_limit,
+                });
+            }
+            if r.scope == Scope::AllGames {
+                continue;
+            }
             if g.repeated() {
-                out.push(Caveat::RepeatedGames {
+                repeats.push(RepeatCell {
                     setting,
                     agents: scope_agents(&r.scope),
                     games: g.games,
                     distinct_games: g.distinct_games,
                     pairs: g.pairs,
                     distinct_pairs: g.distinct_pairs,
+                    advantage: r.advantage,
+                    advantage_all_pairs: r.advantage_all_pairs,
                 });
+            }
+            if let Scope::SelfPlay { agent } = &r.scope {
+                if g.games > 0 && units(g) < THIN_UNITS {
+                    thin.push(ThinCell {
+                        setting,
+                        agents: vec![agent.clone()],
+                        units: units(g),
+                    });
+                }
             }
         }
-        let mut undirected_figure = |agents: Vec<String>, figure, p: &Proportion, null| {
-            if undirected(p, null) {
-                out.push(Caveat::NoDirection {
-                    setting,
-                    agents,
-                    figure,
-                    value: p.value,
-                    low: p.low,
-                    high: p.high,
-                    null,
-                });
-            }
-        };
         for p in &s.pairings {
-            if let Some(estimate) = &p.estimate {
-                let agents = vec![p.agent.clone(), p.opponent.clone()];
-                undirected_figure(agents, Figure::Score, &estimate.score, 0.5);
+            let units = p.estimate.map_or(0, |e| e.units);
+            if p.games.games > 0 && units < THIN_UNITS {
+                thin.push(ThinCell {
+                    setting,
+                    agents: vec![p.agent.clone(), p.opponent.clone()],
+                    units,
+                });
             }
         }
-        for r in &s.first_player {
-            let agents = scope_agents(&r.scope);
-            undirected_figure(agents, Figure::FirstPlayerAdvantage, &r.advantage, 0.0);
+        if s.opening_ended > 0 {
+            openings.push(OpeningCell {
+                setting,
+                games: s.games,
+                opening_ended: s.opening_ended,
+            });
         }
-        for r in s.ratings.iter().flat_map(|t| &t.ratings) {
-            let p = Proportion {
-                value: r.elo,
-                low: r.low,
-                high: r.high,
-            };
-            undirected_figure(vec![r.agent.clone()], Figure::Rating, &p, 0.0);
-        }
+    }
+    let mut out = Vec::new();
+    if !stalls.is_empty() {
+        out.push(Caveat::StallRules { cells: stalls });
+    }
+    if !openings.is_empty() {
+        out.push(Caveat::OpeningEnded { cells: openings });
+    }
+    if !repeats.is_empty() {
+        out.push(Caveat::RepeatedGames { cells: repeats });
+    }
+    if !thin.is_empty() {
+        out.push(Caveat::ThinSample { cells: thin });
     }
     out
 }
 
-/// `a vs b`, `a self-play`, or `all games`.
-fn group_label(agents: &[String]) -> String {
+/// `i 2x6 s4 a vs b`, `i 2x6 s4 a self-play`, or `i 2x6 s4 all games`.
+fn cell_label(setting: &Setting, agents: &[String]) -> String {
     match agents {
-        [] => "all games".to_string(),
-        [agent] => format!("{agent} self-play"),
-        [agent, opponent, ..] => format!("{agent} vs {opponent}"),
+        [] => format!("{setting} all games"),
+        [agent] => format!("{setting} {agent} self-play"),
+        [agent, opponent, ..] => format!("{setting} {agent} vs {opponent}"),
     }
 }
 
@@ -200,91 +229,100 @@ fn share(part: u64, whole: u64) -> String {
     format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
 }
 
+/// `+0.123 [-0.010, +0.250]`.
+fn advantage(p: &Proportion) -> String {
+    format!("{:+.3} [{:+.3}, {:+.3}]", p.value, p.low, p.high)
+}
+
 impl Caveat {
-    /// The caveat as one sentence of the report.
+    /// The caveat as one paragraph of the report.
     pub fn text(&self) -> String {
         match self {
             Caveat::Incomplete { games, planned } => format!(
                 "**The run is incomplete: {games} of {planned} planned games.** Every figure \
                  is of the games played so far; resume the run to finish it."
             ),
-            Caveat::StallRules {
-                setting,
-                games,
-                repetition,
-                no_capture_limit,
-                groups,
-            } => {
-                let stalled = repetition + no_capture_limit;
-                let mut text = format!(
-                    "**{setting}: {stalled} of {games} games ({}) were settled by a stall rule** \
-                     (repetition {repetition}, no-capture-limit {no_capture_limit}), not by play \
-                     to the end",
-                    share(stalled, *games)
-                );
-                if !groups.is_empty() {
-                    let listed: Vec<String> = groups
-                        .iter()
-                        .map(|g| {
-                            format!(
-                                "{} {} of {} ({})",
-                                group_label(&g.agents),
-                                g.stalled,
-                                g.games,
-                                share(g.stalled, g.games)
-                            )
-                        })
-                        .collect();
-                    text.push_str(&format!("; most of all in {}", listed.join(", ")));
-                }
-                text.push_str(
-                    ". Its scores and advantages say how the stall rules share the seeds as much \
-                     as who plays better; see the figures among games that ended normally.",
-                );
-                text
-            }
-            Caveat::RepeatedGames {
-                setting,
-                agents,
-                games,
-                distinct_games,
-                pairs,
-                distinct_pairs,
-            } => format!(
-                "{setting}, {}: only {distinct_games} of {games} games are distinct \
-                 ({distinct_pairs} of {pairs} pairs): the same games were played again, so they \
-                 are not independent trials; its pair-based figures count each distinct pair once.",
-                group_label(agents)
-            ),
-            Caveat::NoDirection {
-                setting,
-                agents,
-                figure,
-                value,
-                low,
-                high,
-                null,
-            } => {
-                let (name, text) = match figure {
-                    Figure::Score => (
-                        "score",
-                        format!("{value:.3} [{low:.3}, {high:.3}] includes {null}"),
-                    ),
-                    Figure::FirstPlayerAdvantage => (
-                        "first-player advantage",
-                        format!("{value:+.3} [{low:+.3}, {high:+.3}] includes {null}"),
-                    ),
-                    Figure::Rating => (
-                        "rating",
-                        format!("{value:+.0} [{low:+.0}, {high:+.0}] includes the anchor's {null}"),
-                    ),
-                };
-                let who = match figure {
-                    Figure::Rating => agents.join(", "),
-                    _ => group_label(agents),
-                };
+            Caveat::StallRules { cells } => {
+                let listed: Vec<String> = cells
+                    .iter()
+                    .map(|c| {
+                        let stalled = c.repetition + c.no_capture_limit;
+                        format!(
+                            "{} {stalled} of {} ({}; repetition {}, no-capture-limit {})",
+                            cell_label(&c.setting, &c.agents),
+                            c.games,
+                            share(stalled, c.games),
+                            c.repetition,
+                            c.no_capture_limit
+                        )
+                    })
+                    .collect();
                 format!(
-                    "{setting}, {who}: the {name} {text}: the data do not say which way it goes."
+                    "**Stall rules, not play to the end, settled more than a fifth of the \
+                     games** in: {}. There the scores and advantages say how the stall rules \
+                     share the seeds as much as who plays better; see the figures among games \
+                     that ended normally.",
+                    listed.join("; ")
+                )
+            }
+            Caveat::OpeningEnded { cells } => {
+                let listed: Vec<String> = cells
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} {} of {} ({})",
+                            c.setting,
+                            c.opening_ended,
+                            c.games,
+                            share(c.opening_ended, c.games)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "**Games that ended inside their random opening, before any agent moved, \
+                     are left out of every figure**: {}. They say nothing about the agents; \
+                     the figures are of the games the agents played.",
+                    listed.join("; ")
+                )
+            }
+            Caveat::RepeatedGames { cells } => {
+                let listed: Vec<String> = cells
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{}: {} of {} games distinct ({} of {} pairs), first-player \
+                             advantage {} over distinct units, {} over every pair",
+                            cell_label(&c.setting, &c.agents),
+                            c.distinct_games,
+                            c.games,
+                            c.distinct_pairs,
+                            c.pairs,
+                            advantage(&c.advantage),
+                            advantage(&c.advantage_all_pairs)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "**Some games were played more than once.** The headline figures count \
+                     each distinct pair once; counting every pair as often as its opening was \
+                     drawn estimates the same quantity weighted by how often the openings \
+                     occur, and where the two disagree in sign the data do not settle it: {}.",
+                    listed.join("; ")
+                )
+            }
+            Caveat::ThinSample { cells } => {
+                let listed: Vec<String> = cells
+                    .iter()
+                    .map(|c| {
+                        let unit = if c.units == 1 { "unit" } else { "units" };
+                        format!("{} ({} {unit})", cell_label(&c.setting, &c.agents), c.units)
+                    })
+                    .collect();
+                format!(
+                    "**Thin samples**, fewer than {THIN_UNITS} independent pairs (or games \
+                     without a partner): their normal intervals are somewhat too narrow and one \
+                     pair can turn a sign: {}.",
+                    listed.join("; ")
                 )
             }
         }

@@ -1,5 +1,9 @@
-//! `report.md`: the summary as a person reads it, caveats first, with the
-//! methods stated and cited beside the numbers and the charts linked in.
+//! `report.md`: the summary as a person reads it. The answer comes first
+//! (the ratings with their intervals, the first player's advantage, how long
+//! games last and how they end, every setting in one table each), then the
+//! caveats ranked by how much they can change a conclusion, then the methods
+//! stated and cited beside the numbers, the charts, and each setting's
+//! tables in full.
 
 use std::io::{self, Write};
 
@@ -8,6 +12,7 @@ use crate::stats::{
     SeatStats, Setting,
 };
 
+use super::caveats::THIN_UNITS;
 use super::format::ratio;
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
@@ -42,10 +47,11 @@ pub fn write_markdown(
         summary.agents.join(", "),
         settings.join(", ")
     )?;
+    write_answer(&mut out, summary)?;
+    write_caveats(&mut out, summary)?;
     if let Some(openings) = &summary.openings {
         write_openings(&mut out, openings)?;
     }
-    write_caveats(&mut out, summary)?;
     if let Some(sprt) = &summary.sprt {
         write_sprt(&mut out, sprt)?;
     }
@@ -59,6 +65,137 @@ pub fn write_markdown(
         write_setting(&mut out, setting)?;
     }
     Ok(())
+}
+
+/// The answer, before anything else: ratings, the first player's advantage,
+/// and game length and endings, one table each over every setting.
+fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
+    writeln!(out, "## The answer\n")?;
+    let rated: Vec<&SettingSummary> = summary
+        .settings
+        .iter()
+        .filter(|s| s.ratings.is_some())
+        .collect();
+    if !rated.is_empty() {
+        writeln!(out, "### Ratings (Elo scale, 95% intervals)\n")?;
+        writeln!(
+            out,
+            "| setting | agent | Elo | 95% interval | games | points |"
+        )?;
+        writeln!(out, "|---|---|--:|---|--:|--:|")?;
+        let mut held = false;
+        for s in &rated {
+            let table = s.ratings.as_ref().expect("filtered on ratings");
+            for r in &table.ratings {
+                let mark = if r.held_by_prior {
+                    held = true;
+                    " (held by the prior)"
+                } else if r.agent == table.anchor {
+                    " (anchor)"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "| {} | {}{mark} | {} | [{}, {}] | {} | {} |",
+                    s.setting,
+                    r.agent,
+                    signed(r.elo),
+                    signed(r.low),
+                    signed(r.high),
+                    r.games,
+                    r.points
+                )?;
+            }
+        }
+        writeln!(out)?;
+        if held {
+            writeln!(
+                out,
+                "A rating marked \"held by the prior\" is one where every game between the \
+                 agent's side and the anchor's went one way: its maximum-likelihood distance is \
+                 infinite, and only the one virtual draw per pairing (BayesElo's prior) gives it \
+                 a number. Read it as \"above (or below) every agent on the other side\", not \
+                 as a distance.\n"
+            )?;
+        }
+    }
+    writeln!(out, "### First player (South seat)\n")?;
+    writeln!(
+        out,
+        "South's score minus 0.5, a win 1 and a draw 1/2, with the 95% interval that takes \
+         the seat-swapped pair as the cluster.\n"
+    )?;
+    writeln!(
+        out,
+        "| setting | group | games | advantage | advantage, every pair counted | normal endings only |"
+    )?;
+    writeln!(out, "|---|---|--:|---|---|---|")?;
+    for s in &summary.settings {
+        for r in &s.first_player {
+            if matches!(r.scope, crate::stats::Scope::Pairing { .. }) {
+                continue;
+            }
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                s.setting,
+                r.scope.label(),
+                r.games.games,
+                advantage(&r.advantage),
+                if r.games.repeated() {
+                    advantage(&r.advantage_all_pairs)
+                } else {
+                    "same (no repeats)".to_string()
+                },
+                if r.games.games_normal == 0 {
+                    "no games".to_string()
+                } else {
+                    advantage(&r.advantage_normal)
+                }
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "### Length and endings\n")?;
+    writeln!(
+        out,
+        "| setting | games | median plies | mean | 90th percentile | normal | settled by a stall rule |"
+    )?;
+    writeln!(out, "|---|--:|--:|--:|--:|--:|---|")?;
+    for s in &summary.settings {
+        let l = &s.length;
+        let stalled = l.endings.stalled();
+        writeln!(
+            out,
+            "| {} | {} | {:.1} | {:.1} | {} | {} | {} |",
+            s.setting,
+            l.games,
+            l.median,
+            l.mean,
+            l.p90,
+            l.endings.normal,
+            percent(&crate::stats::wilson(
+                stalled as f64,
+                l.games,
+                crate::stats::Z95
+            ))
+        )?;
+    }
+    writeln!(
+        out,
+        "\nThe share settled by a stall rule carries a per-game 95% Wilson interval.\n"
+    )
+}
+
+/// A signed whole number, `0` rather than `-0` or `+0`.
+fn signed(x: f64) -> String {
+    let text = format!("{x:+.0}");
+    if text == "-0" || text == "+0" {
+        "0".to_string()
+    } else {
+        text
+    }
 }
 
 /// Forfeits per agent and reason: games lost by an agent in another process
@@ -92,11 +229,12 @@ fn write_caveats(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     if summary.caveats.is_empty() {
         writeln!(
             out,
-            "None found: no setting had more than a quarter of its games settled by a stall \
-             rule, no game was played twice, and no headline interval includes the value of no \
-             difference.\n"
+            "None found: no setting or group had more than a fifth of its games settled by a \
+             stall rule, no game ended inside its opening, no game was played twice, and every \
+             group had at least {THIN_UNITS} independent pairs.\n"
         )?;
     }
+    // Most severe first (see `caveats`).
     for caveat in &summary.caveats {
         writeln!(out, "- {}", caveat.text())?;
     }
@@ -119,7 +257,10 @@ fn write_methods(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
          start from the same opening, so their results are correlated. A pair (or a game \
          without a partner) whose moves repeat an earlier one of the same agents is counted \
          once (games are told apart by the hash of their moves); the tables say how many games \
-         and pairs were distinct."
+         and pairs were distinct, and the first-player tables also give the advantage with \
+         every pair counted as often as it was played. A game that ended inside its random \
+         opening, before any agent moved, is left out of every figure (the caveats say how \
+         many)."
     )?;
     writeln!(
         out,
@@ -183,7 +324,7 @@ fn write_setting(out: &mut impl Write, s: &SettingSummary) -> io::Result<()> {
     write_games(out, &s.first_player)?;
     write_first_player(out, &s.first_player)?;
     if let Some(table) = &s.ratings {
-        write_ratings(out, &s.setting, table)?;
+        write_rating_notes(out, &s.setting, table)?;
     }
     let l = &s.length;
     writeln!(out, "### Game length (plies)\n")?;
@@ -304,12 +445,13 @@ fn write_first_player(out: &mut impl Write, rows: &[SeatStats]) -> io::Result<()
     )
 }
 
-fn write_ratings(out: &mut impl Write, setting: &Setting, t: &RatingTable) -> io::Result<()> {
-    writeln!(
-        out,
-        "### Ratings ({setting}, Elo scale, {} = 0)\n",
-        t.anchor
-    )?;
+/// What the ratings table of the answer leaves out for one setting: the
+/// prior, and the agents that could not be rated.
+fn write_rating_notes(out: &mut impl Write, setting: &Setting, t: &RatingTable) -> io::Result<()> {
+    if !t.virtual_draws && t.unrated.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "### Ratings ({setting}, {} = 0)\n", t.anchor)?;
     if t.virtual_draws {
         writeln!(
             out,
@@ -318,24 +460,15 @@ fn write_ratings(out: &mut impl Write, setting: &Setting, t: &RatingTable) -> io
              (as BayesElo's prior does).\n"
         )?;
     }
-    writeln!(out, "| agent | Elo | 95% interval | games | points |")?;
-    writeln!(out, "|---|--:|---|--:|--:|")?;
-    for r in &t.ratings {
-        writeln!(
-            out,
-            "| {} | {:+.0} | [{:+.0}, {:+.0}] | {} | {} |",
-            r.agent, r.elo, r.low, r.high, r.games, r.points
-        )?;
-    }
     if !t.unrated.is_empty() {
         writeln!(
             out,
-            "\nNot rated (no games linking them to {}): {}.",
+            "Not rated (no games linking them to {}): {}.\n",
             t.anchor,
             t.unrated.join(", ")
         )?;
     }
-    writeln!(out)
+    Ok(())
 }
 
 /// `+0.123 [-0.010, +0.250]`.
@@ -364,7 +497,18 @@ fn headline(estimate: Option<&ScoreEstimate>) -> String {
 
 /// `+123 [+80, +166]`.
 fn elo(p: &Interval) -> String {
-    format!("{:+.0} [{:+.0}, {:+.0}]", p.value, p.low, p.high)
+    if p.value == f64::INFINITY {
+        format!("+inf (>= {})", signed(p.low))
+    } else if p.value == f64::NEG_INFINITY {
+        format!("-inf (<= {})", signed(p.high))
+    } else {
+        format!(
+            "{} [{}, {}]",
+            signed(p.value),
+            signed(p.low),
+            signed(p.high)
+        )
+    }
 }
 
 /// `0.512 [0.430, 0.594] (96 games)`, or `no games`.

@@ -1,8 +1,10 @@
 //! Live standings: what a long run has shown so far, printed every few
 //! games while it plays, in the form engine authors know from fastchess
 //! (`matchmaking/output`): per pairing, games, W-L-D, points, Elo and nElo
-//! with their intervals, LOS, the draw ratio, the pentanomial counts and the
-//! SPRT's log-likelihood ratio when one runs.
+//! with their intervals, LOS, the share of drawn games (`draws`) and
+//! fastchess's DrawRatio (the share of pairs scoring one point, under its
+//! own name), the pentanomial counts and the SPRT's log-likelihood ratio
+//! when one runs.
 //!
 //! The figures are the report's own (pair-based, distinct pairs counted once),
 //! computed from a [`Tally`] of the games written so far, so the last
@@ -79,14 +81,21 @@ fn score(stats: &PairingStats) -> f64 {
 fn figures(stats: &PairingStats) -> (String, String, String) {
     match &stats.estimate {
         Some(e) => (
-            format!("{:.1} +/- {:.1}", e.elo.value, e.elo.half_width()),
-            e.nelo.map_or("-".to_string(), |n| {
-                format!("{:.1} +/- {:.1}", n.value, n.half_width())
-            }),
+            e.elo.text(1),
+            e.nelo.map_or("-".to_string(), |n| n.text(1)),
             format!("{:.1} %", 100.0 * e.los),
         ),
         None => ("-".to_string(), "-".to_string(), "-".to_string()),
     }
+}
+
+/// The share of drawn games, over every game of the pairing.
+fn draw_share(stats: &PairingStats) -> String {
+    let games = stats.wdl.games();
+    if games == 0 {
+        return "-".to_string();
+    }
+    format!("{:.1} %", 100.0 * stats.wdl.draws as f64 / games as f64)
 }
 
 /// The share of complete distinct pairs that scored one point (a win and a
@@ -118,7 +127,8 @@ fn write_block(out: &mut impl Write, setting: &str, stats: &PairingStats) -> io:
     )?;
     writeln!(
         out,
-        "  Elo: {elo}, nElo: {nelo}, LOS: {los}, DrawRatio: {}",
+        "  Elo: {elo}, nElo: {nelo}, LOS: {los}, draws: {}, DrawRatio: {}",
+        draw_share(stats),
         draw_ratio(stats)
     )?;
     let p = stats.pentanomial.0;
@@ -132,8 +142,8 @@ fn write_block(out: &mut impl Write, setting: &str, stats: &PairingStats) -> io:
 fn write_table(out: &mut impl Write, groups: &[(String, PairingStats)]) -> io::Result<()> {
     writeln!(
         out,
-        "{:<10} {:<34} {:>7} {:>17} {:>7} {:>16} {:>16} {:>7} {:>6}  Ptnml(0-2)",
-        "setting", "pairing", "games", "W-L-D", "score", "Elo", "nElo", "LOS", "draws"
+        "{:<10} {:<34} {:>7} {:>17} {:>7} {:>16} {:>16} {:>7} {:>6} {:>9}  Ptnml(0-2)",
+        "setting", "pairing", "games", "W-L-D", "score", "Elo", "nElo", "LOS", "draws", "DrawRatio"
     )?;
     for (setting, stats) in groups {
         let (elo, nelo, los) = figures(stats);
@@ -141,7 +151,7 @@ fn write_table(out: &mut impl Write, groups: &[(String, PairingStats)]) -> io::R
         let p = stats.pentanomial.0;
         writeln!(
             out,
-            "{:<10} {:<34} {:>7} {:>17} {:>7.3} {:>16} {:>16} {:>7} {:>6}  [{}, {}, {}, {}, {}]",
+            "{:<10} {:<34} {:>7} {:>17} {:>7.3} {:>16} {:>16} {:>7} {:>6} {:>9}  [{}, {}, {}, {}, {}]",
             setting,
             format!("{} vs {}", stats.agent, stats.opponent),
             wdl.games(),
@@ -150,6 +160,7 @@ fn write_table(out: &mut impl Write, groups: &[(String, PairingStats)]) -> io::R
             elo,
             nelo,
             los,
+            draw_share(stats),
             draw_ratio(stats),
             p[0],
             p[1],
@@ -213,8 +224,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("Ptnml(0-2): [0, 0, 1, 1, 1]"), "{text}");
-        // One of three pairs scored one point.
-        assert!(text.contains("DrawRatio: 33.3 %"), "{text}");
+        // One of six games was drawn; one of three pairs scored one point.
+        assert!(text.contains("draws: 16.7 %, DrawRatio: 33.3 %"), "{text}");
         assert!(!text.contains("LLR"), "{text}");
     }
 

@@ -64,8 +64,11 @@ pub struct SettingSummary {
     /// Variant and board.
     #[serde(flatten)]
     pub setting: Setting,
-    /// Games counted.
+    /// Games played, those that ended inside the opening included.
     pub games: u64,
+    /// Games that ended inside their random opening, before any agent
+    /// moved: left out of every figure below.
+    pub opening_ended: u64,
     /// Each pairing of two different agents.
     pub pairings: Vec<PairingStats>,
     /// South's results: all games, each pairing, each agent's self-play.
@@ -87,6 +90,7 @@ pub fn summarize(tally: &Tally, agent_order: &[String], no_capture_limit: Option
         .map(|games| SettingSummary {
             setting: games.setting(),
             games: games.games(),
+            opening_ended: games.opening_ended(),
             pairings: pairings(&games, agent_order),
             first_player: first_player(&games, agent_order),
             ratings: bradley_terry(&games, agent_order),

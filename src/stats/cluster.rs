@@ -12,7 +12,12 @@
 //! scores on a constant, and its variance is the cluster-robust (sandwich)
 //! variance with the usual small-sample factor (CR1):
 //! `V = G / (G - 1) * sum_g (y_g - m n_g)^2 / N^2` over `G` clusters and `N`
-//! games. The interval is `m +- 1.96 sqrt(V)`, clamped to `[0, 1]`.
+//! games. The interval is `m +- 1.96 sqrt(V)` where it lies inside
+//! `[0, 1]`. At the edges (every cluster scored alike, so `V = 0`, or an
+//! interval that would leave `[0, 1]`, as a share of none or of all games
+//! gives) the normal interval says nothing true, and the interval is
+//! Wilson's on the clusters instead: the mean as a proportion of `G`
+//! trials, which is conservative (a pair counts as one trial, not two).
 //! Source: A. C. Cameron & D. L. Miller, "A Practitioner's Guide to
 //! Cluster-Robust Inference", Journal of Human Resources 50 (2015) 317-372,
 //! sections II.B-C and VI.A (the factor `G / (G - 1)`; their
@@ -30,7 +35,7 @@ use std::ops::AddAssign;
 
 use serde::{Deserialize, Serialize};
 
-use super::wilson::{Proportion, Z95};
+use super::wilson::{wilson, Proportion, Z95};
 
 /// The running sums of a clustered mean score; see the module doc.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,16 +145,23 @@ impl ClusteredMean {
         Some(variance.sqrt())
     }
 
-    /// The mean with its 95% cluster-robust interval, clamped to `[0, 1]`;
-    /// the uninformative `[0, 1]` with fewer than two clusters.
+    /// The mean with its 95% cluster-robust interval, or Wilson's on the
+    /// clusters at an edge (see the module's documentation); the
+    /// uninformative `[0, 1]` with fewer than two clusters.
     pub fn interval(&self) -> Proportion {
         let value = self.mean();
         match self.standard_error() {
-            Some(se) => Proportion {
-                value,
-                low: (value - Z95 * se).clamp(0.0, 1.0),
-                high: (value + Z95 * se).clamp(0.0, 1.0),
-            },
+            Some(se) => {
+                let (low, high) = (value - Z95 * se, value + Z95 * se);
+                if se > 0.0 && low >= 0.0 && high <= 1.0 {
+                    Proportion { value, low, high }
+                } else {
+                    Proportion {
+                        value,
+                        ..wilson(value * self.clusters as f64, self.clusters, Z95)
+                    }
+                }
+            }
             None => Proportion {
                 value,
                 low: 0.0,
@@ -260,9 +272,35 @@ mod tests {
         assert_eq!(one.standard_error(), None);
         let p = one.interval();
         assert_eq!((p.value, p.low, p.high), (0.75, 0.0, 1.0));
-        // All clusters alike: zero width.
+        // All clusters alike: zero standard error, but a real interval.
         let mut same = ClusteredMean::new();
         (0..5).for_each(|_| same.add_cluster(2, 2));
         assert_eq!(same.standard_error(), Some(0.0));
+        let p = same.interval();
+        assert!(p.low < 0.5 && p.high > 0.5, "{p:?}");
+    }
+
+    #[test]
+    fn a_share_of_none_gets_wilsons_interval_on_the_clusters() {
+        // 73 clusters that all scored 0 (reports/default: `0.000 [0.000,
+        // 0.000] (73 games)`): Wilson's [0, 1.96^2 / (73 + 1.96^2)].
+        let mut none = ClusteredMean::new();
+        (0..73).for_each(|_| none.add_cluster(0, 1));
+        let p = none.interval();
+        assert_eq!((p.value, p.low), (0.0, 0.0));
+        assert!(close(p.high, Z95 * Z95 / (73.0 + Z95 * Z95)), "{p:?}");
+        // One win in 40 pairs: the normal interval would leave [0, 1].
+        let mut rare = ClusteredMean::new();
+        rare.add_cluster(1, 2);
+        (0..39).for_each(|_| rare.add_cluster(0, 2));
+        let p = rare.interval();
+        assert_eq!(
+            p,
+            Proportion {
+                value: 1.0 / 160.0,
+                ..wilson(40.0 / 160.0, 40, Z95)
+            }
+        );
+        assert!(p.low > 0.0);
     }
 }

@@ -18,37 +18,56 @@
 //!   `LOS = (1 - erf(-(score - 0.5) / sqrt(2 variance / units))) / 2`.
 //! - Source: Fishtest (`official-stockfish/fishtest`),
 //!   `server/fishtest/stats/stat_util.py` (`stats`, `get_elo`, `elo`): the
-//!   same mean and per-game variance, and the clamp of the score to
-//!   `[0.001, 0.999]` before taking its Elo, which we follow so that a
-//!   clean sweep reads ±1199.6 Elo instead of infinity.
+//!   same mean and per-game variance. Fishtest clamps the score to
+//!   `[0.001, 0.999]` before taking its Elo, so that a clean sweep reads
+//!   ±1199.6; we do not, because that figure is not an estimate of anything.
 //!
-//! Degenerate counts never put NaN or infinity into `summary.json`: no units
-//! gives no estimate (`None`); a score of 0 or 1 gives Elo ±1199.6 (the
-//! clamp); zero variance (every unit scored alike) gives a zero-width
-//! interval, no nElo (`None`, as it divides by the standard deviation) and a
-//! LOS of 0, 0.5 or 1.
+//! At the edges the normal interval is wrong: a clean sweep has variance 0
+//! and would read `1.000 [1.000, 1.000]`, and 399 lost pairs with one split
+//! give an interval that leaves [0, 1]. Wherever the normal interval does not
+//! lie inside [0, 1] (every score 0 or 1 included), the interval is Wilson's
+//! on the units instead (see [`super::wilson`]), and nElo, which divides by a
+//! standard deviation that the edge makes meaningless, is not given. A score
+//! of 0 or 1 has Elo −∞ or +∞, with a one-sided bound from the other end of
+//! the interval; `summary.json` writes an infinite figure as the string
+//! `"-inf"` or `"inf"` (JSON has no infinity), never as NaN or a clamp.
+//! No units gives no estimate (`None`).
 
 use serde::Serialize;
 
 use super::normal::normal_cdf;
 use super::pairing::{Pentanomial, Wdl};
-use super::wilson::{Proportion, Z95};
+use super::wilson::{wilson, Proportion, Z95};
 
 /// Normalized Elo per unit of t-value (score minus 0.5, over the standard
 /// deviation of one game's score): `800 / ln 10`, as Fishtest's
 /// `LLRcalc.nelo_divided_by_nt`.
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
-/// The score is clamped to `[SCORE_CLAMP, 1 - SCORE_CLAMP]` before its Elo
-/// is taken (Fishtest `stat_util.elo`), so Elo stays within ±1199.6.
-pub const SCORE_CLAMP: f64 = 1e-3;
-
 /// The logistic Elo difference of an expected score:
-/// `-400 log10(1 / score - 1)`, the score first clamped to
-/// `[0.001, 0.999]` (Fishtest `stat_util.elo`).
+/// `-400 log10(1 / score - 1)` (Fishtest `stat_util.elo` without its clamp):
+/// −∞ at a score of 0 and +∞ at 1.
 pub fn elo_from_score(score: f64) -> f64 {
-    let s = score.clamp(SCORE_CLAMP, 1.0 - SCORE_CLAMP);
-    -400.0 * (1.0 / s - 1.0).log10()
+    let s = score.clamp(0.0, 1.0);
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// Writes a figure that may be infinite: a number when finite, else the
+/// string `"inf"` or `"-inf"` (JSON has no infinity).
+fn finite_or_text<S: serde::Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        serializer.serialize_f64(*x)
+    } else if *x > 0.0 {
+        serializer.serialize_str("inf")
+    } else {
+        serializer.serialize_str("-inf")
+    }
 }
 
 /// The expected score of a logistic Elo difference:
@@ -57,21 +76,75 @@ pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// An estimate with its 95% interval, on a scale that is not a proportion.
+/// An estimate with its 95% interval, on a scale that is not a proportion;
+/// Elo's ends may be infinite (a score interval that reaches 0 or 1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Interval {
     /// The point estimate.
+    #[serde(serialize_with = "finite_or_text")]
     pub value: f64,
     /// Lower end of the 95% interval.
+    #[serde(serialize_with = "finite_or_text")]
     pub low: f64,
     /// Upper end of the 95% interval.
+    #[serde(serialize_with = "finite_or_text")]
     pub high: f64,
 }
 
 impl Interval {
-    /// Half the width: the "±" figure fastchess prints after the estimate.
+    /// Half the width: the "±" figure fastchess prints after the estimate
+    /// (infinite when an end is).
     pub fn half_width(&self) -> f64 {
         (self.high - self.low) / 2.0
+    }
+
+    /// The figure as text with `decimals` decimals: `12.3 +/- 4.5` when the
+    /// interval is symmetric enough to be read so, else `12.3 [8.0, 16.9]`;
+    /// an infinite estimate gives its one-sided bound, `+inf (>= 512.3)`.
+    pub fn text(&self, decimals: usize) -> String {
+        let num = |x: f64| {
+            if x == f64::INFINITY {
+                "+inf".to_string()
+            } else if x == f64::NEG_INFINITY {
+                "-inf".to_string()
+            } else {
+                let text = format!("{x:.decimals$}");
+                // No "-0.0": a figure that rounds to zero is zero.
+                if text
+                    .trim_start_matches('-')
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                {
+                    text.trim_start_matches('-').to_string()
+                } else {
+                    text
+                }
+            }
+        };
+        if self.value == f64::INFINITY {
+            format!("+inf (>= {})", num(self.low))
+        } else if self.value == f64::NEG_INFINITY {
+            format!("-inf (<= {})", num(self.high))
+        } else if self.low.is_finite() && self.high.is_finite() {
+            let (below, above) = (self.value - self.low, self.high - self.value);
+            if (below - above).abs() <= 0.05 * below.max(above) {
+                format!("{} +/- {}", num(self.value), num(self.half_width()))
+            } else {
+                format!(
+                    "{} [{}, {}]",
+                    num(self.value),
+                    num(self.low),
+                    num(self.high)
+                )
+            }
+        } else {
+            format!(
+                "{} [{}, {}]",
+                num(self.value),
+                num(self.low),
+                num(self.high)
+            )
+        }
     }
 }
 
@@ -96,7 +169,8 @@ pub struct ScoreEstimate {
     /// Games counted (twice the pairs for pentanomial counts).
     pub games: u64,
     /// Mean score per game, draws as half points, with the normal 95%
-    /// interval `score +- 1.96 standard_error`, clamped to `[0, 1]`.
+    /// interval `score +- 1.96 standard_error`, or Wilson's on the units
+    /// where the normal one does not lie inside `[0, 1]` (see `edge`).
     pub score: Proportion,
     /// Variance of one unit's mean score per game: of the pair score divided
     /// by 2 for pairs, of the game score for games (divisor `units`, as
@@ -104,13 +178,17 @@ pub struct ScoreEstimate {
     pub variance: f64,
     /// Standard error of the mean score: `sqrt(variance / units)`.
     pub standard_error: f64,
+    /// Whether the score sits at an edge: the normal interval would leave
+    /// `[0, 1]` (a score of 0 or 1 included), so the interval is Wilson's
+    /// and there is no nElo.
+    pub edge: bool,
     /// Logistic Elo difference; the interval is the Elo of each end of the
-    /// (unclamped) score interval. Within ±1199.6 (see [`SCORE_CLAMP`]).
+    /// score interval. −∞ or +∞ at a score of 0 or 1.
     pub elo: Interval,
     /// Normalized Elo, `(score - 0.5) / sd_game * 800 / ln 10` where
     /// `sd_game = sqrt(2 variance)` for pairs and `sqrt(variance)` for games,
-    /// with the nElo of each end of the score interval. `None` when the
-    /// variance is 0.
+    /// with the nElo of each end of the score interval. `None` at an edge
+    /// (`edge`) or when the variance is 0.
     pub nelo: Option<Interval>,
     /// Likelihood of superiority: `Phi((score - 0.5) / standard_error)`, the
     /// probability that the agent is the stronger; 1, 0.5 or 0 when the
@@ -155,7 +233,14 @@ fn estimate(unit: SampleUnit, counts: &[(f64, u64)]) -> Option<ScoreEstimate> {
         .sum::<f64>()
         / n;
     let standard_error = (variance / n).sqrt();
-    let (low, high) = (score - Z95 * standard_error, score + Z95 * standard_error);
+    let (normal_low, normal_high) = (score - Z95 * standard_error, score + Z95 * standard_error);
+    let edge = variance == 0.0 || normal_low < 0.0 || normal_high > 1.0;
+    let (low, high) = if edge {
+        let w = wilson(score * n, units, Z95);
+        (w.low, w.high)
+    } else {
+        (normal_low, normal_high)
+    };
     let games_per_unit = match unit {
         SampleUnit::Pair => 2,
         SampleUnit::Game => 1,
@@ -163,7 +248,7 @@ fn estimate(unit: SampleUnit, counts: &[(f64, u64)]) -> Option<ScoreEstimate> {
     // The standard deviation of one game's score, as fastchess's
     // `scoreToNeloDiff`: a pair's mean of two games has half the variance.
     let sd_game = (games_per_unit as f64 * variance).sqrt();
-    let nelo = (sd_game > 0.0).then(|| {
+    let nelo = (!edge).then(|| {
         let nelo = |s: f64| (s - 0.5) / sd_game * NELO_PER_T;
         Interval {
             value: nelo(score),
@@ -186,11 +271,12 @@ fn estimate(unit: SampleUnit, counts: &[(f64, u64)]) -> Option<ScoreEstimate> {
         games: units * games_per_unit,
         score: Proportion {
             value: score,
-            low: low.clamp(0.0, 1.0),
-            high: high.clamp(0.0, 1.0),
+            low,
+            high,
         },
         variance,
         standard_error,
+        edge,
         elo: Interval {
             value: elo_from_score(score),
             low: elo_from_score(low),
@@ -257,28 +343,73 @@ mod tests {
     }
 
     #[test]
-    fn degenerate_counts_stay_finite() {
+    fn edges_get_real_intervals_and_infinite_elo() {
         assert!(ScoreEstimate::from_pentanomial(&Pentanomial([0; 5])).is_none());
         assert!(ScoreEstimate::from_wdl(&Wdl::default()).is_none());
-        // A clean sweep: variance 0, Elo at the clamp, LOS 1, no nElo.
+        // A clean sweep of 7 pairs: Wilson's interval on 7 units, Elo +inf
+        // with its one-sided bound, LOS 1, no nElo; never 1199.6 +/- 0.
         let sweep = ScoreEstimate::from_pentanomial(&Pentanomial([0, 0, 0, 0, 7])).expect("pairs");
-        let cap = 400.0 * 999f64.log10();
-        assert_eq!(sweep.variance, 0.0);
-        assert_eq!((sweep.score.low, sweep.score.high), (1.0, 1.0));
-        assert!(close(sweep.elo.value, cap, 1e-9) && close(sweep.elo.low, cap, 1e-9));
+        let w = wilson(7.0, 7, Z95);
+        assert!(sweep.edge && sweep.variance == 0.0);
+        assert_eq!((sweep.score.low, sweep.score.high), (w.low, 1.0));
+        assert!(sweep.score.low < 0.7, "{sweep:?}");
+        assert_eq!(sweep.elo.value, f64::INFINITY);
+        assert!(close(sweep.elo.low, elo_from_score(w.low), 1e-9));
         assert_eq!((sweep.nelo, sweep.los), (None, 1.0));
-        // Every pair split: score 0.5 exactly, LOS 0.5.
+        assert_eq!(
+            sweep.elo.text(1),
+            format!("+inf (>= {:.1})", elo_from_score(w.low))
+        );
+        let json = serde_json::to_string(&sweep).expect("serializes");
+        assert!(json.contains(r#""value":"inf""#), "{json}");
+        assert!(
+            !json.contains("NaN") && json.contains(r#""nelo":null"#),
+            "{json}"
+        );
+        // 399 lost pairs and one split (reports/default, random vs greedy):
+        // the normal interval leaves [0, 1], so Wilson's, and no nElo
+        // (was -9827 [-9851, -9803]).
+        let lopsided =
+            ScoreEstimate::from_pentanomial(&Pentanomial([399, 1, 0, 0, 0])).expect("pairs");
+        assert!(lopsided.edge && lopsided.nelo.is_none());
+        assert!(
+            lopsided.score.low > 0.0 && lopsided.score.high < 0.02,
+            "{lopsided:?}"
+        );
+        assert!(lopsided.elo.value.is_finite() && lopsided.elo.value < -1100.0);
+        // Every pair split: score 0.5 exactly, LOS 0.5, a real interval.
         let even = ScoreEstimate::from_pentanomial(&Pentanomial([0, 0, 9, 0, 0])).expect("pairs");
         assert_eq!((even.elo.value, even.los, even.nelo), (0.0, 0.5, None));
+        assert!(even.score.low < 0.5 && even.score.high > 0.5);
         let lost = ScoreEstimate::from_wdl(&Wdl {
             wins: 0,
             draws: 0,
             losses: 3,
         })
         .expect("games");
-        assert!(close(lost.elo.value, -cap, 1e-9) && lost.los == 0.0);
-        let json = serde_json::to_string(&sweep).expect("serializes");
-        assert!(!json.contains("NaN") && !json.contains("inf"), "{json}");
+        assert_eq!(lost.elo.value, f64::NEG_INFINITY);
+        assert!(lost.elo.high.is_finite() && lost.los == 0.0);
+        assert!(
+            lost.elo.text(0).starts_with("-inf (<= "),
+            "{}",
+            lost.elo.text(0)
+        );
+    }
+
+    #[test]
+    fn interval_text() {
+        let symmetric = Interval {
+            value: 12.34,
+            low: 8.0,
+            high: 16.68,
+        };
+        assert_eq!(symmetric.text(1), "12.3 +/- 4.3");
+        let skewed = Interval {
+            value: -0.01,
+            low: -30.0,
+            high: 2.0,
+        };
+        assert_eq!(skewed.text(1), "0.0 [-30.0, 2.0]");
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub struct SeatStats {
     /// First-player advantage, South's score minus 0.5, over the distinct
     /// units, with its pair-clustered 95% interval: the headline.
     pub advantage: Proportion,
+    /// The same over every pair, repeats counted as often as they were
+    /// played (each draw of an opening is a sample), with its pair-clustered
+    /// 95% interval: equal to `advantage` when no pair repeats.
+    pub advantage_all_pairs: Proportion,
     /// The same over all games, with the per-game 95% Wilson interval of
     /// South's score (ignores the pairing; for comparison).
     pub advantage_wilson: Proportion,
@@ -118,6 +122,7 @@ struct Seat {
     games: GroupGames,
     south: Units,
     south_normal: Units,
+    south_all: Units,
 }
 
 impl Seat {
@@ -125,6 +130,7 @@ impl Seat {
         self.games += GroupGames::of(group);
         self.south += group.south;
         self.south_normal += group.south_normal;
+        self.south_all += group.south_all;
     }
 
     /// The statistics of the seat's games.
@@ -142,6 +148,7 @@ impl Seat {
             draw_rate: wilson(draws as f64, n, Z95),
             south_loss_rate: wilson(north_wins as f64, n, Z95),
             advantage: self.south.clustered().interval().shifted(-0.5),
+            advantage_all_pairs: self.south_all.clustered().interval().shifted(-0.5),
             advantage_wilson: wilson(south.points(), n, Z95).shifted(-0.5),
             advantage_normal: self.south_normal.clustered().interval().shifted(-0.5),
             ludii_advantage_p1: ludii_advantage_p1(south_wins, draws, n),

@@ -42,9 +42,10 @@ impl EndingCounts {
         self.repetition + self.no_capture_limit
     }
 
-    /// Whether more than a quarter of the games were settled by a stall rule.
-    pub fn mostly_stalled(&self) -> bool {
-        4 * self.stalled() > self.games()
+    /// Whether more than a fifth of the games were settled by a stall rule:
+    /// enough to change who appears to play better.
+    pub fn much_stalled(&self) -> bool {
+        5 * self.stalled() > self.games()
     }
 
     /// Counts one game.
@@ -158,7 +159,7 @@ pub struct LengthStats {
 /// Length statistics of one setting's games; all zero when there are none.
 pub fn length_stats(games: &SettingTally<'_>) -> LengthStats {
     let endings = games.endings();
-    let n = games.games();
+    let n = games.games() - games.opening_ended();
     let Some((max, _)) = games.plies().last() else {
         return LengthStats {
             games: 0,

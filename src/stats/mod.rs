@@ -27,9 +27,7 @@ mod units;
 mod wilson;
 
 pub use cluster::ClusteredMean;
-pub use elo::{
-    elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T, SCORE_CLAMP,
-};
+pub use elo::{elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T};
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
 pub use length::{length_stats, AgentForfeits, EndingCounts, ForfeitCounts, LengthStats};
 pub use normal::normal_cdf;

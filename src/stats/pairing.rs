@@ -130,8 +130,12 @@ pub struct PairingStats {
 /// How many games a group played, how many were distinct, how they ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct GroupGames {
-    /// Games played, repeats included.
+    /// Games played, repeats included (not those that ended inside the
+    /// opening).
     pub games: u64,
+    /// Games that ended inside their random opening, before any agent
+    /// moved: left out of every figure.
+    pub opening_ended: u64,
     /// Different games (move sequences, with the seat order of the agents).
     pub distinct_games: u64,
     /// Complete seat-swapped pairs, repeats included.
@@ -150,6 +154,7 @@ pub struct GroupGames {
 impl AddAssign for GroupGames {
     fn add_assign(&mut self, other: GroupGames) {
         self.games += other.games;
+        self.opening_ended += other.opening_ended;
         self.distinct_games += other.distinct_games;
         self.pairs += other.pairs;
         self.distinct_pairs += other.distinct_pairs;
@@ -164,6 +169,7 @@ impl GroupGames {
     pub(crate) fn of(group: &GroupCounts) -> GroupGames {
         GroupGames {
             games: group.games,
+            opening_ended: group.opening_ended,
             distinct_games: group.distinct_games,
             pairs: group.pairs,
             distinct_pairs: group.distinct_pairs,

@@ -42,7 +42,13 @@
 //! "scored against" graph is strongly connected). When it is not, as when a
 //! strong agent wins every game against `random`, one virtual draw is added
 //! to every pairing that played, as BayesElo's prior does (R. Coulom, 2005),
-//! and the table says so.
+//! and the table says so. The ratings that the prior then holds up are
+//! marked (`held_by_prior`): those of agents outside the anchor's strongly
+//! connected component of the "scored against" graph. Within a component
+//! the fit's differences are finite; between components the likelihood
+//! grows without bound as they are pulled apart (every game between them
+//! went one way), so such a rating measures the prior, not the games. An
+//! agent that won, or lost, every game it played is its own component.
 
 use serde::Serialize;
 
@@ -77,6 +83,13 @@ pub struct Rating {
     pub games: u64,
     /// Points scored, draws as half points.
     pub points: f64,
+    /// Whether the rating is held by the virtual draws alone: the agent and
+    /// the anchor are apart in the "scored against" graph (every game
+    /// between the anchor's side and the agent's went one way, as when an
+    /// agent won or lost every game), so the plain fit puts it infinitely
+    /// far from the anchor. Written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub held_by_prior: bool,
 }
 
 /// The ratings of one setting.
@@ -179,7 +192,8 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
         clusters: select(&results.clusters, &keep),
     };
     let sub_anchor = keep.iter().position(|&i| i == anchor)?;
-    let virtual_draws = !strongly_connected(&sub, sub_anchor);
+    let component = anchor_component(&sub, sub_anchor);
+    let virtual_draws = !component.iter().all(|&c| c);
     let observed_games: Vec<f64> = sub.games.iter().map(|r| r.iter().sum()).collect();
     let observed_points: Vec<f64> = (0..keep.len()).map(|i| sub.total_points(i)).collect();
     if virtual_draws {
@@ -208,6 +222,7 @@ pub fn bradley_terry(games: &SettingTally<'_>, agent_order: &[String]) -> Option
                 information_high: elo_from_logit(theta[k] + information_half),
                 games: observed_games[k] as u64,
                 points: observed_points[k],
+                held_by_prior: !component[k],
             }
         })
         .collect();
@@ -238,15 +253,20 @@ fn reachable(n: usize, start: usize, edge: impl Fn(usize, usize) -> bool) -> Vec
     seen
 }
 
-/// Whether every agent both scored against and conceded to the others
-/// (Hunter 2004, assumption 1): the graph "i scored against j" is strongly
-/// connected, checked as reachability from the anchor both ways.
-fn strongly_connected(r: &Results, anchor: usize) -> bool {
+/// Which agents share the anchor's strongly connected component of the
+/// graph "i scored against j": reached from the anchor both ways. All of
+/// them when every agent both scored against and conceded to the others
+/// (Hunter 2004, assumption 1), so that the plain fit is finite.
+fn anchor_component(r: &Results, anchor: usize) -> Vec<bool> {
     let n = r.games.len();
     let scored = |i: usize, j: usize| r.points[i][j] > 0.0;
     let forward = reachable(n, anchor, scored);
     let backward = reachable(n, anchor, |i, j| scored(j, i));
-    forward.iter().chain(&backward).all(|&x| x)
+    forward
+        .iter()
+        .zip(&backward)
+        .map(|(&f, &b)| f && b)
+        .collect()
 }
 
 /// Log-strengths `theta` (anchor at 0) by Hunter's MM iteration.
@@ -390,4 +410,123 @@ fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
                 .collect()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Tally;
+    use crate::tournament::{empty_row, GameRow, Winner};
+
+    /// A seat-swapped pair of `a` against `b`, `a` South first; `a`'s
+    /// results in the two games.
+    fn pair(id: u64, a: &str, b: &str, results: [Winner; 2]) -> [GameRow; 2] {
+        let game = |k: u64, south: &str, north: &str, winner: Winner| {
+            let mut row = empty_row();
+            row.game_id = 2 * id + k;
+            row.pair_id = id;
+            row.south = south.into();
+            row.north = north.into();
+            row.winner = winner;
+            row
+        };
+        let flip = |w: Winner| match w {
+            Winner::S => Winner::N,
+            Winner::N => Winner::S,
+            Winner::Draw => Winner::Draw,
+        };
+        [game(0, a, b, results[0]), game(1, b, a, flip(results[1]))]
+    }
+
+    /// Ten pairs of `a` against `b` for each (a, b, a's two results).
+    fn rate(pairings: &[(&str, &str, [Winner; 2])]) -> RatingTable {
+        let mut rows = Vec::new();
+        let mut id = 0;
+        for &(a, b, results) in pairings {
+            for _ in 0..10 {
+                rows.extend(pair(id, a, b, results));
+                id += 1;
+            }
+        }
+        let tally = Tally::from_rows(&rows);
+        let setting = tally.settings().next().expect("one setting");
+        bradley_terry(&setting, &[]).expect("games played")
+    }
+
+    fn held(table: &RatingTable) -> Vec<(&str, bool)> {
+        table
+            .ratings
+            .iter()
+            .map(|r| (r.agent.as_str(), r.held_by_prior))
+            .collect()
+    }
+
+    const WIN: Winner = Winner::S;
+    const LOSS: Winner = Winner::N;
+
+    /// Issue 38: reports/default rated greedy at +1260 on one board only
+    /// because `random`, the anchor, lost every game: greedy and
+    /// alphabeta-d4 scored against each other, but their distance to the
+    /// anchor is the prior's.
+    #[test]
+    fn issue38_an_anchor_that_lost_every_game_leaves_the_rest_held() {
+        let table = rate(&[
+            ("greedy", "random", [WIN, WIN]),
+            ("alphabeta", "random", [WIN, WIN]),
+            ("alphabeta", "greedy", [WIN, LOSS]),
+        ]);
+        assert!(table.virtual_draws);
+        assert_eq!(table.anchor, "random");
+        let mut got = held(&table);
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            [("alphabeta", true), ("greedy", true), ("random", false)]
+        );
+    }
+
+    #[test]
+    fn an_agent_that_won_every_game_is_held_and_only_it() {
+        let table = rate(&[
+            ("perfect", "random", [WIN, WIN]),
+            ("perfect", "middle", [WIN, WIN]),
+            ("middle", "random", [WIN, LOSS]),
+        ]);
+        assert!(table.virtual_draws);
+        let mut got = held(&table);
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            [("middle", false), ("perfect", true), ("random", false)]
+        );
+    }
+
+    #[test]
+    fn nothing_is_held_without_virtual_draws() {
+        let table = rate(&[
+            ("a", "random", [WIN, Winner::Draw]),
+            ("b", "a", [WIN, LOSS]),
+        ]);
+        assert!(!table.virtual_draws);
+        assert!(table.ratings.iter().all(|r| !r.held_by_prior));
+    }
+
+    /// The field is written only when true, so that summaries without such
+    /// ratings read as before.
+    #[test]
+    fn held_by_prior_is_written_only_when_true() {
+        let table = rate(&[("perfect", "random", [WIN, WIN])]);
+        let json = serde_json::to_value(&table).expect("JSON");
+        let ratings = json["ratings"].as_array().expect("ratings");
+        let field = |name: &str| {
+            ratings
+                .iter()
+                .find(|r| r["agent"] == name)
+                .expect("rated")
+                .get("held_by_prior")
+                .cloned()
+        };
+        assert_eq!(field("perfect"), Some(serde_json::Value::Bool(true)));
+        assert_eq!(field("random"), None);
+    }
 }

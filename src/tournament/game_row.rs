@@ -91,6 +91,16 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// Whether the rules ended the game inside its random opening: no agent
+    /// moved in it, so it says nothing about the agents, and every agent
+    /// statistic leaves it out (and says how many it left out). A forfeit
+    /// right after the opening is the agent's act, not the opening's.
+    pub fn ended_in_opening(&self) -> bool {
+        self.ending.forfeit_reason().is_none()
+            && !self.opening.is_empty()
+            && self.plies as usize <= self.opening.split(' ').count()
+    }
+
     /// Appends the row, with its newline, as the `csv` crate serialises it
     /// (the same bytes, tested), without serde: the harness writes one per
     /// game, and a random game of Hoyito I lasts a few microseconds.

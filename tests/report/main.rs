@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use hoyito::report::{
-    summarize, tally_games_csv, write_markdown, write_report_from_csv, Caveat, Figure, ReportError,
+    summarize, tally_games_csv, write_markdown, write_report_from_csv, Caveat, ReportError,
 };
 use hoyito::stats::{
     bradley_terry, first_player, length_stats, pairings, wilson, Pentanomial, SampleUnit, Scope,

@@ -183,100 +183,109 @@ fn a_sweeps(pairs: u64, stalled: usize) -> Vec<GameRow> {
 
 #[test]
 fn caveats_appear_exactly_when_they_should() {
-    // a wins every game: no stall, no repeat, a score of 1 with a zero-width
-    // interval, an advantage of exactly 0 and b's rating far below a's:
-    // nothing to say.
-    assert_eq!(caveat_kinds(&a_sweeps(20, 0)), []);
-    // Exactly a quarter stalled: not more than a quarter.
-    assert_eq!(caveat_kinds(&a_sweeps(20, 10)), []);
-    // Eleven of forty stalled.
-    let caveats = caveat_kinds(&a_sweeps(20, 11));
+    let ii = hoyito::stats::Setting {
+        variant: Variant::Ii,
+        holes: 6,
+        seeds: 4,
+    };
+    // 40 distinct pairs, a wins every game: no stall, no repeat, no thin
+    // sample; an interval that includes 0 is a reading, not a caveat.
+    assert_eq!(caveat_kinds(&a_sweeps(40, 0)), []);
+    // Exactly a fifth stalled (16 of 80): not more than a fifth.
+    assert_eq!(caveat_kinds(&a_sweeps(40, 16)), []);
+    // 17 of 80 stalled: one caveat, naming the setting and the pairing once.
+    let caveats = caveat_kinds(&a_sweeps(40, 17));
     assert_eq!(caveats.len(), 1, "{caveats:?}");
-    match &caveats[0] {
-        Caveat::StallRules {
-            games,
-            repetition,
-            no_capture_limit,
-            groups,
-            ..
-        } => {
-            assert_eq!((*games, *repetition, *no_capture_limit), (40, 0, 11));
-            assert_eq!(groups.len(), 1);
-            assert_eq!((groups[0].games, groups[0].stalled), (40, 11));
-            assert_eq!(groups[0].agents, ["a", "b"]);
-        }
-        other => panic!("expected a stall caveat, got {other:?}"),
-    }
+    let Caveat::StallRules { cells } = &caveats[0] else {
+        panic!("expected a stall caveat, got {caveats:?}");
+    };
+    let cells: Vec<(Vec<String>, u64, u64)> = cells
+        .iter()
+        .map(|c| (c.agents.clone(), c.games, c.no_capture_limit))
+        .collect();
+    assert_eq!(cells, [(vec![], 80, 17), (order(&["a", "b"]), 80, 17)]);
+    let text = caveats[0].text();
     assert!(
-        caveats[0].text().contains("11 of 40 games (27.5%)"),
-        "{}",
-        caveats[0].text()
+        text.contains("ii 2x6 s4 all games 17 of 80 (21.2%"),
+        "{text}"
     );
+    assert!(text.contains("ii 2x6 s4 a vs b 17 of 80"), "{text}");
 
-    // The same pair played twice.
-    let mut rows = a_sweeps(20, 0);
+    // The same pair played twice: both advantages shown.
+    let mut rows = a_sweeps(40, 0);
     rows[2].moves_hash = rows[0].moves_hash;
     rows[3].moves_hash = rows[1].moves_hash;
     let caveats = caveat_kinds(&rows);
+    assert_eq!(caveats.len(), 1, "{caveats:?}");
+    let Caveat::RepeatedGames { cells } = &caveats[0] else {
+        panic!("expected a repeat caveat, got {caveats:?}");
+    };
+    assert_eq!(cells.len(), 1);
+    let c = &cells[0];
     assert_eq!(
-        caveats,
-        [Caveat::RepeatedGames {
-            setting: hoyito::stats::Setting {
-                variant: Variant::Ii,
-                holes: 6,
-                seeds: 4
-            },
-            agents: order(&["a", "b"]),
-            games: 40,
-            distinct_games: 38,
-            pairs: 20,
-            distinct_pairs: 19,
-        }]
+        (
+            c.setting,
+            c.agents.clone(),
+            c.games,
+            c.distinct_games,
+            c.pairs,
+            c.distinct_pairs
+        ),
+        (ii, order(&["a", "b"]), 80, 78, 40, 39)
     );
     assert!(caveats[0]
         .text()
-        .contains("only 38 of 40 games are distinct"));
+        .contains("78 of 80 games distinct (39 of 40 pairs)"));
 
-    // a wins 3 pairs, loses 1, draws... a score whose interval includes 1/2.
-    let rows: Vec<GameRow> = [
-        pair(0, "a", "b", Winner::S, Winner::N),
-        pair(1, "a", "b", Winner::N, Winner::S),
-        pair(2, "a", "b", Winner::S, Winner::N),
-        pair(3, "a", "b", Winner::S, Winner::Draw),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let caveats = caveat_kinds(&rows);
-    let figures: Vec<(Figure, Vec<String>)> = caveats
-        .iter()
-        .filter_map(|c| match c {
-            Caveat::NoDirection {
-                figure,
-                agents,
-                low,
-                high,
-                null,
-                ..
-            } => {
-                assert!(low <= null && null <= high);
-                Some((*figure, agents.clone()))
-            }
-            _ => None,
-        })
-        .collect();
-    assert!(
-        figures.contains(&(Figure::Score, order(&["a", "b"]))),
-        "{caveats:?}"
+    // 20 pairs: a thin sample, named once per group.
+    let caveats = caveat_kinds(&a_sweeps(20, 0));
+    let Some(Caveat::ThinSample { cells }) = caveats.last() else {
+        panic!("expected a thin-sample caveat, got {caveats:?}");
+    };
+    assert_eq!(cells.len(), 1);
+    assert_eq!(
+        (cells[0].agents.clone(), cells[0].units),
+        (order(&["a", "b"]), 20)
     );
-    // South scored 1/2 + 1/2 + 1/2 + 1 of 2 per pair: advantage +1/16 with an
-    // interval around 0, both for all games and the pairing.
-    assert!(
-        figures.contains(&(Figure::FirstPlayerAdvantage, vec![])),
-        "{caveats:?}"
-    );
-    assert!(figures.contains(&(Figure::FirstPlayerAdvantage, order(&["a", "b"]))));
-    assert_eq!(caveats.len(), figures.len(), "{caveats:?}");
+
+    // A pair that ended inside its 8-ply opening: counted as such, and left
+    // out of every figure (the old report counted it as an agent game).
+    let mut rows = a_sweeps(40, 0);
+    for row in &mut rows[..2] {
+        row.opening = "1 2 3 4 5 6 1 2".to_string();
+        row.plies = 7;
+    }
+    let summary = summarize(&tally(&rows), &order(&["a", "b"]), None);
+    let s = &summary.settings[0];
+    assert_eq!((s.games, s.opening_ended), (80, 2));
+    assert_eq!(s.first_player[0].games.games, 78);
+    assert_eq!(s.first_player[0].games.opening_ended, 2);
+    assert_eq!(s.length.games, 78);
+    assert_eq!(s.pairings[0].wdl.games(), 78);
+    let Caveat::OpeningEnded { cells } = &summary.caveats[0] else {
+        panic!("expected an opening caveat, got {:?}", summary.caveats);
+    };
+    assert_eq!((cells[0].games, cells[0].opening_ended), (80, 2));
+}
+
+#[test]
+fn issue38_item1_repeated_pairs_are_counted_both_ways() {
+    // Three distinct pairs, South scoring 2, 0 and 1 points, the first
+    // repeated five times: distinct units give South 0.5 (advantage 0),
+    // every pair counted gives (5 * 2 + 0 + 1) / 14 = 0.7857 (+0.286).
+    let mut rows: Vec<GameRow> = Vec::new();
+    for k in 0..5 {
+        let mut p = pair(k, "a", "b", Winner::S, Winner::S);
+        p[0].moves_hash = MovesHash(1);
+        p[1].moves_hash = MovesHash(2);
+        rows.extend(p);
+    }
+    rows.extend(pair(5, "a", "b", Winner::N, Winner::N));
+    rows.extend(pair(6, "a", "b", Winner::S, Winner::N));
+    let summary = summarize(&tally(&rows), &order(&["a", "b"]), None);
+    let all = &summary.settings[0].first_player[0];
+    assert!(all.advantage.value.abs() < 1e-12, "{all:?}");
+    assert!((all.advantage_all_pairs.value - (11.0 / 14.0 - 0.5)).abs() < 1e-12);
 }
 
 /// A report directory holding `games_small.csv`, with the experiment file
@@ -459,4 +468,29 @@ fn balance_prints_exactly_from_the_counts() {
             .expect("all-games row");
         assert!(row.ends_with(&format!("| {p1} | {balance} |")), "{row}");
     }
+}
+
+/// Issue 38: report.md opens with the answer (ratings, first player,
+/// lengths and endings), then the caveats, then everything else.
+#[test]
+fn issue38_the_report_opens_with_the_answer() {
+    let dir = small_run(false);
+    write_report_from_csv(dir.path(), None).expect("report");
+    let md = fs::read_to_string(dir.path().join("report.md")).expect("report.md");
+    let at = |heading: &str| {
+        md.find(heading)
+            .unwrap_or_else(|| panic!("{heading}\n{md}"))
+    };
+    let sections: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(&sections[..2], ["## The answer", "## Caveats"], "{md}");
+    assert!(at("### Ratings") < at("### First player (South seat)"));
+    assert!(at("### First player (South seat)") < at("### Length and endings"));
+    assert!(at("### Length and endings") < at("## Caveats"));
+    // Each kind of caveat once, however many cells it concerns.
+    let stall = md.matches("**Stall rules, not play to the end").count();
+    assert_eq!(stall, 1, "{md}");
+    assert!(
+        !md.contains("the data do not say which way it goes"),
+        "{md}"
+    );
 }

@@ -8,8 +8,8 @@ use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
 use crate::report::summary::Summary;
 use crate::stats::{Proportion, Scope};
 
+use super::axis::Labels;
 use super::error_bars::{self, draw_error_bars, Frame, Interval};
-use super::text::signed;
 use super::DrawResult;
 
 /// The chart's title.
@@ -63,6 +63,7 @@ fn chart_data(summary: &Summary) -> (Vec<String>, Vec<error_bars::Series>) {
                         low: p.low,
                         value: p.value,
                         high: p.high,
+                        hollow: false,
                     })
                 })
                 .collect();
@@ -92,7 +93,10 @@ pub fn draw_advantage<DB: DrawingBackend>(
         y_desc: "South's score − 0.5 (95% pair-clustered interval)",
         categories: &labels,
         min_range: (-0.1, 0.1),
-        y_format: |v| signed(*v, 2),
+        // A difference of shares: South's score minus 0.5.
+        bounds: Some((-0.5, 0.5)),
+        y_labels: Labels::Signed,
+        hollow_note: None,
     };
     draw_error_bars(root, &frame, &series)
 }

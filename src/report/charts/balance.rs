@@ -1,7 +1,9 @@
 //! The Balance section's charts: one figure per family of design metrics
 //! (outcome, length, tension, sowing and captures), one panel per metric,
 //! each metric against board size with one series per variant and its 95%
-//! pair-clustered interval as an error bar.
+//! pair-clustered interval as an error bar. A metric that cannot leave
+//! [0, 1] (a share, or a count per ply of at most one) keeps its axis inside
+//! [0, 1].
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
@@ -10,6 +12,7 @@ use crate::metrics::{Family, Metric};
 use crate::report::balance::BalanceSummary;
 use crate::rules::Variant;
 
+use super::axis::Labels;
 use super::error_bars::{draw_error_bars, Frame, Interval, Series};
 use super::DrawResult;
 
@@ -40,6 +43,21 @@ fn panels(family: Family) -> Vec<Metric> {
         .collect()
 }
 
+/// The values `metric` can take, which its axis never leaves: [0, 1] for
+/// the shares, for balance (`1 - |P(South wins) - P(North wins)|`) and for
+/// the per-ply counts of moves that a ply makes at most once (captures,
+/// extra moves); [-0.5, 0.5] for the advantage; none for the other counts.
+fn bounds(metric: Metric) -> Option<(f64, f64)> {
+    match metric {
+        Metric::Advantage => Some((-0.5, 0.5)),
+        Metric::Balance | Metric::CaptureRate | Metric::ExtraMoves | Metric::LeadChange => {
+            Some((0.0, 1.0))
+        }
+        m if m.is_share() => Some((0.0, 1.0)),
+        _ => None,
+    }
+}
+
 /// Pixel size: two panels a row, 520 pixels a row.
 pub(crate) fn size(family: Family) -> (u32, u32) {
     let rows = panels(family).len().div_ceil(2) as u32;
@@ -57,6 +75,8 @@ fn data(balance: &BalanceSummary, metric: Metric) -> (Vec<u8>, Vec<Series>) {
         if !settings.clone().any(|g| g.key.variant == variant) {
             continue;
         }
+        let (floor, ceiling) = bounds(metric).unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let clamp = |x: f64| x.clamp(floor, ceiling);
         let values = boards
             .iter()
             .map(|&holes| {
@@ -65,9 +85,10 @@ fn data(balance: &BalanceSummary, metric: Metric) -> (Vec<u8>, Vec<Series>) {
                     .find(|g| g.key.variant == variant && g.key.holes == holes)
                     .and_then(|g| g.get(metric))
                     .map(|e| Interval {
-                        low: e.low,
-                        value: e.value,
-                        high: e.high,
+                        low: clamp(e.low),
+                        value: clamp(e.value),
+                        high: clamp(e.high),
+                        hollow: false,
                     })
             })
             .collect();
@@ -96,9 +117,88 @@ pub(crate) fn draw_balance<DB: DrawingBackend>(
             y_desc: metric.label(),
             categories: &categories,
             min_range: (0.0, 0.0),
-            y_format: |v| format!("{v:.2}"),
+            bounds: bounds(*metric),
+            y_labels: if *metric == Metric::Advantage {
+                Labels::Signed
+            } else {
+                Labels::Plain
+            },
+            hollow_note: None,
         };
         draw_error_bars(area, &frame, &series)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::{bounds, data};
+    use crate::metrics::{Estimate, GroupKey, GroupMetrics, Metric};
+    use crate::report::balance::BalanceSummary;
+    use crate::rules::Variant;
+
+    /// Issue 38: every metric that cannot leave [0, 1] (balance, draws,
+    /// stalls, completion, ...) keeps its axis there; counts are unbounded.
+    #[test]
+    fn issue38_shares_and_rates_are_bounded_by_one() {
+        for metric in [
+            Metric::Balance,
+            Metric::Completion,
+            Metric::Draws,
+            Metric::Stalls,
+            Metric::Decisions,
+            Metric::Drama,
+            Metric::DecidedAt,
+            Metric::CaptureRate,
+            Metric::ExtraMoves,
+        ] {
+            assert_eq!(bounds(metric), Some((0.0, 1.0)), "{metric:?}");
+        }
+        assert_eq!(bounds(Metric::Advantage), Some((-0.5, 0.5)));
+        for metric in [
+            Metric::Duration,
+            Metric::Branching,
+            Metric::LeadChanges,
+            Metric::Laps,
+            Metric::QuietEnd,
+        ] {
+            assert_eq!(bounds(metric), None, "{metric:?}");
+        }
+    }
+
+    /// An interval that the estimate left unclamped past 1 is drawn to 1.
+    #[test]
+    fn intervals_are_drawn_inside_the_bounds() {
+        let estimate = Estimate {
+            value: 0.97,
+            low: 0.9,
+            high: 1.04,
+            se: 0.035,
+        };
+        let summary = BalanceSummary {
+            games: 100,
+            groups: vec![GroupMetrics {
+                key: GroupKey {
+                    variant: Variant::Ii,
+                    holes: 6,
+                    pairing: String::new(),
+                },
+                games: 100,
+                pairs: 50,
+                metrics: BTreeMap::from([
+                    (Metric::CaptureRate, estimate),
+                    (Metric::Duration, estimate),
+                ]),
+            }],
+            boards: Vec::new(),
+        };
+        let (boards, series) = data(&summary, Metric::CaptureRate);
+        assert_eq!(boards, [6]);
+        let p = series[0].1[0].expect("measured");
+        assert_eq!((p.low, p.value, p.high), (0.9, 0.97, 1.0));
+        let (_, series) = data(&summary, Metric::Duration);
+        assert_eq!(series[0].1[0].expect("measured").high, 1.04);
+    }
 }

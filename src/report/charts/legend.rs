@@ -1,7 +1,9 @@
 //! The charts' legend, drawn here rather than by plotters so that its box is
 //! known before the data are: a chart measures the legend, keeps a band at
 //! the top of its plotting area that tall (see [`headroom`]), and no data
-//! point, bar or error bar reaches under the box.
+//! point, bar or error bar reaches under the box. An axis that may not grow
+//! (a share ends at 1) has no room for the band; its legend goes to a
+//! corner that no data reach instead (see [`Legend::corner`]).
 
 use plotters::coord::Shift;
 use plotters::prelude::{
@@ -30,6 +32,8 @@ pub(crate) const INSET: u32 = 6;
 pub(crate) enum Marker {
     /// A filled dot (points with error bars).
     Dot(RGBColor),
+    /// A hollow dot (a point that the data alone do not hold).
+    Ring(RGBColor),
     /// A filled square (histogram bars).
     Swatch(RGBColor),
     /// A thick black line (a marked value).
@@ -43,6 +47,34 @@ pub(crate) struct Legend {
 
 /// A box in pixels, relative to the plotting area: left, top, right, bottom.
 pub(crate) type Rect = (i32, i32, i32, i32);
+
+/// A corner of the plotting area, for the legend's box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Corner {
+    /// Upper right, where the band of [`headroom`] keeps the box.
+    UpperRight,
+    /// Upper left.
+    UpperLeft,
+    /// Lower right.
+    LowerRight,
+    /// Lower left.
+    LowerLeft,
+}
+
+impl Corner {
+    /// Every corner, in the order they are tried.
+    pub(crate) const ALL: [Corner; 4] = [
+        Corner::UpperRight,
+        Corner::UpperLeft,
+        Corner::LowerRight,
+        Corner::LowerLeft,
+    ];
+}
+
+/// Whether two boxes share any pixel.
+fn overlap(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
 
 impl Legend {
     /// A legend of `entries`, in order.
@@ -76,11 +108,34 @@ impl Legend {
         }
     }
 
-    /// The box on a plotting area `width` pixels wide.
-    pub(crate) fn rect(&self, width: u32) -> Rect {
+    /// The box in `corner` of a plotting area of `size` pixels.
+    pub(crate) fn rect(&self, size: (u32, u32), corner: Corner) -> Rect {
         let (w, h) = self.size();
-        let right = width as i32 - INSET as i32;
-        (right - w as i32, INSET as i32, right, (INSET + h) as i32)
+        let (w, h, inset) = (w as i32, h as i32, INSET as i32);
+        let (width, height) = (size.0 as i32, size.1 as i32);
+        let left = match corner {
+            Corner::UpperRight | Corner::LowerRight => width - inset - w,
+            Corner::UpperLeft | Corner::LowerLeft => inset,
+        };
+        let top = match corner {
+            Corner::UpperRight | Corner::UpperLeft => inset,
+            Corner::LowerRight | Corner::LowerLeft => height - inset - h,
+        };
+        (left, top, left + w, top + h)
+    }
+
+    /// The first corner of a plotting area of `size` pixels whose box
+    /// meets none of `data` (the boxes the data take, in pixels relative to
+    /// the area), else the corner whose box meets the fewest.
+    pub(crate) fn corner(&self, size: (u32, u32), data: &[Rect]) -> Corner {
+        let hits = |corner: Corner| {
+            let rect = self.rect(size, corner);
+            data.iter().filter(|d| overlap(rect, **d)).count()
+        };
+        Corner::ALL
+            .into_iter()
+            .min_by_key(|&c| hits(c))
+            .unwrap_or(Corner::UpperRight)
     }
 
     /// Draws the legend on `plot`, the chart's plotting area, in its upper
@@ -89,10 +144,19 @@ impl Legend {
         &self,
         plot: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        self.draw_at(plot, Corner::UpperRight)
+    }
+
+    /// Draws the legend on `plot`, the chart's plotting area, in `corner`.
+    pub(crate) fn draw_at<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        corner: Corner,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         if self.entries.is_empty() {
             return Ok(());
         }
-        let (x0, y0, x1, y1) = self.rect(plot.dim_in_pixel().0);
+        let (x0, y0, x1, y1) = self.rect(plot.dim_in_pixel(), corner);
         plot.draw(&Rectangle::new([(x0, y0), (x1, y1)], WHITE.filled()))?;
         plot.draw(&Rectangle::new([(x0, y0), (x1, y1)], BLACK))?;
         let style = TextStyle::from((FAMILY, SIZE).into_font())
@@ -103,6 +167,7 @@ impl Legend {
             let x = x0 + PAD as i32 + MARKER as i32 / 2 - 2;
             match *marker {
                 Marker::Dot(color) => plot.draw(&Circle::new((x, y), 5, color.filled()))?,
+                Marker::Ring(color) => plot.draw(&Circle::new((x, y), 5, color.stroke_width(2)))?,
                 Marker::Swatch(color) => plot.draw(&Rectangle::new(
                     [(x - 7, y - 6), (x + 7, y + 6)],
                     color.filled(),
@@ -127,4 +192,26 @@ impl Legend {
 pub(crate) fn headroom(low: f64, high: f64, band: u32, height: u32) -> f64 {
     let share = (f64::from(band) / f64::from(height.max(1))).min(0.75);
     high + share * (high - low) / (1.0 - share)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Corner, Legend, Marker};
+    use plotters::prelude::BLACK;
+
+    #[test]
+    fn the_legend_takes_the_first_corner_free_of_data() {
+        crate::report::charts::register_font();
+        let legend = Legend::new(vec![("a series".to_string(), Marker::Dot(BLACK))]);
+        let size = (600, 400);
+        assert_eq!(legend.corner(size, &[]), Corner::UpperRight);
+        // Data along the top edge, as a share near 1 draws them.
+        let top = [(0, 0, 600, 60)];
+        assert_eq!(legend.corner(size, &top), Corner::LowerRight);
+        // Data everywhere but the lower left.
+        let data = [(0, 0, 600, 200), (300, 200, 600, 400)];
+        assert_eq!(legend.corner(size, &data), Corner::LowerLeft);
+        let (left, top, right, bottom) = legend.rect(size, Corner::LowerLeft);
+        assert!(left > 0 && top > 200 && right < 300 && bottom < 400);
+    }
 }

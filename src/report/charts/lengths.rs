@@ -14,8 +14,9 @@ use plotters::style::{Color, TextStyle};
 use crate::rules::Variant;
 use crate::stats::{SettingTally, Tally};
 
+use super::axis::{Axis, Labels};
 use super::legend::{headroom, Legend, Marker};
-use super::text::{draw_title, text_size, unsigned};
+use super::text::{draw_title, text_size};
 use super::{series_color, DrawResult, FAMILY, TITLE_SIZE};
 
 /// Height in pixels of the row above the bars that holds the no-capture
@@ -124,14 +125,17 @@ pub fn draw_lengths<DB: DrawingBackend>(
         .dim_in_pixel()
         .1;
     let y_top = headroom(0.0, top, legend.band() + label_row, height);
-    let mut chart = builder.build_cartesian_2d(0u32..bins * width, 0.0..y_top)?;
+    let x_axis = Axis::integers(0.0..f64::from(bins * width), Labels::Plain);
+    let y_axis = Axis::new(0.0..y_top, Labels::Percent);
+    let mut chart = builder.build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
     chart
         .configure_mesh()
         .x_desc(format!("game length in plies (bins of {width})"))
         .y_desc("share of the board's games")
         .label_style((FAMILY, 14).into_font())
         .axis_desc_style((FAMILY, 15).into_font())
-        .y_label_formatter(&|v| format!("{}%", unsigned(v * 100.0, 0)))
+        .x_label_formatter(&|v| x_axis.label(*v))
+        .y_label_formatter(&|v| y_axis.label(*v))
         .draw()?;
     for (k, share) in shares.iter().enumerate() {
         let color = series_color(k);
@@ -140,8 +144,9 @@ pub fn draw_lengths<DB: DrawingBackend>(
             .enumerate()
             .filter(|(_, &s)| s > 0.0)
             .map(|(b, &s)| {
-                let x = b as u32 * width;
-                Rectangle::new([(x, 0.0), (x + width, s)], color.mix(0.35).filled())
+                let x = f64::from(b as u32 * width);
+                let right = x + f64::from(width);
+                Rectangle::new([(x, 0.0), (right, s)], color.mix(0.35).filled())
             });
         chart.draw_series(bars)?;
         let outlines = share
@@ -149,8 +154,9 @@ pub fn draw_lengths<DB: DrawingBackend>(
             .enumerate()
             .filter(|(_, &s)| s > 0.0)
             .map(|(b, &s)| {
-                let x = b as u32 * width;
-                Rectangle::new([(x, 0.0), (x + width, s)], color.stroke_width(1))
+                let x = f64::from(b as u32 * width);
+                let right = x + f64::from(width);
+                Rectangle::new([(x, 0.0), (right, s)], color.stroke_width(1))
             });
         chart.draw_series(outlines)?;
     }
@@ -158,7 +164,7 @@ pub fn draw_lengths<DB: DrawingBackend>(
     if let Some(limit) = limit {
         // The line runs from the axis up to the label's row, under the
         // legend, with the label beside its top end.
-        let (x, bottom) = chart.backend_coord(&(limit, 0.0));
+        let (x, bottom) = chart.backend_coord(&(f64::from(limit), 0.0));
         let (left, top) = plot.get_base_pixel();
         let (x, bottom) = (x - left, bottom - top);
         let line_top = legend.band() as i32 + LABEL_ROW as i32 / 2;

@@ -7,6 +7,7 @@
 //! plotters' `ab_glyph` support, so rendering needs no system library or font.
 
 mod advantage;
+mod axis;
 mod balance;
 mod error_bars;
 mod heatmap;

@@ -10,6 +10,7 @@ use plotters::prelude::{
 };
 use plotters::style::Color;
 
+use super::axis::{Axis, Labels};
 use super::{series_color, DrawResult, FAMILY};
 
 /// One line of a start-value chart.
@@ -39,27 +40,21 @@ pub fn draw_start_values<DB: DrawingBackend>(
         .max(1.0);
     let y_abs = all().map(|p| p.1.abs()).fold(4.0, f64::max);
     let y_max = (y_abs / 4.0).ceil() * 4.0 + 4.0;
+    // Depths, board sizes and seeds are whole numbers: so are the ticks.
+    let x_axis = Axis::integers(x_min - 0.5..x_max + 0.5, Labels::Plain);
+    let y_axis = Axis::integers(-y_max..y_max, Labels::Signed);
     let mut chart = ChartBuilder::on(root)
         .caption(title, (FAMILY, 20).into_font())
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(56)
-        .build_cartesian_2d(x_min - 0.5..x_max + 0.5, -y_max..y_max)?;
+        .build_cartesian_2d(x_axis.clone(), y_axis.clone())?;
     chart
         .configure_mesh()
         .x_desc(x_label)
         .y_desc(y_label)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| {
-            let v = y.round() as i64;
-            if v > 0 {
-                format!("+{v}")
-            } else if v < 0 {
-                format!("\u{2212}{}", -v)
-            } else {
-                "0".into()
-            }
-        })
+        .x_label_formatter(&|x| x_axis.label(*x))
+        .y_label_formatter(&|y| y_axis.label(*y))
         .label_style((FAMILY, 13).into_font())
         .draw()?;
     chart.draw_series(LineSeries::new(

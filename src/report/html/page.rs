@@ -1,5 +1,5 @@
-//! The whole report as one HTML page: `report.md`'s blocks with the caveats
-//! first, the charts inlined as SVG, every table sortable, the games to
+//! The whole report as one HTML page: `report.md`'s blocks in its order
+//! (the answer, then the caveats ranked by severity), the charts inlined as SVG, every table sortable, the games to
 //! watch, the experiment, and the viewer, with a table of contents built
 //! from the headings. Everything the page needs is in it: no request of any
 //! kind leaves it, so it opens from the file system anywhere.
@@ -95,33 +95,10 @@ fn slug(text: &str) -> String {
     }
 }
 
-/// Moves the `## Caveats` section (its heading to the next heading of level
-/// 2 or less) before the first other section of level 2.
-fn caveats_first(mut blocks: Vec<Block>) -> Vec<Block> {
-    let is_section = |b: &Block| matches!(b, Block::Heading(level, _) if *level <= 2);
-    let Some(start) = blocks
-        .iter()
-        .position(|b| matches!(b, Block::Heading(2, t) if t == "Caveats"))
-    else {
-        return blocks;
-    };
-    let end = blocks[start + 1..]
-        .iter()
-        .position(is_section)
-        .map_or(blocks.len(), |k| start + 1 + k);
-    let caveats: Vec<Block> = blocks.drain(start..end).collect();
-    let first = blocks
-        .iter()
-        .position(|b| matches!(b, Block::Heading(2, _)))
-        .unwrap_or(blocks.len());
-    blocks.splice(first..first, caveats);
-    blocks
-}
-
 /// The page.
 pub fn report_page(input: &PageInput<'_>) -> String {
     let (charts, style) = without_styles(input.charts.clone());
-    let blocks = caveats_first(parse_blocks(input.markdown));
+    let blocks = parse_blocks(input.markdown);
     let title = blocks
         .iter()
         .find_map(|b| match b {
@@ -304,22 +281,6 @@ fn without_styles(charts: BTreeMap<String, String>) -> (BTreeMap<String, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn caveats_move_before_the_first_section() {
-        let blocks =
-            parse_blocks("# T\n\nintro\n\n## Methods\n\n- m\n\n## Caveats\n\n- c\n\n## Data\n");
-        let moved = caveats_first(blocks);
-        let headings: Vec<&str> = moved
-            .iter()
-            .filter_map(|b| match b {
-                Block::Heading(_, t) => Some(t.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(headings, ["T", "Caveats", "Methods", "Data"]);
-        assert_eq!(moved[3], Block::List(vec!["c".into()]));
-    }
 
     #[test]
     fn the_thread_count_is_left_out_of_the_experiment() {
