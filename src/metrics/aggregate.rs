@@ -193,6 +193,16 @@ impl Metric {
         )
     }
 
+    /// Whether it is a rate per ply that cannot pass 1 (at most one capture,
+    /// extra move or lead change a ply): its interval is a share's at the
+    /// edges.
+    pub fn per_ply_at_most_one(self) -> bool {
+        matches!(
+            self,
+            Metric::CaptureRate | Metric::ExtraMoves | Metric::LeadChange
+        )
+    }
+
     /// Whether it is drawn on its family's chart (the stall kinds are not:
     /// the chart shows all stalls).
     pub fn charted(self) -> bool {
@@ -294,6 +304,29 @@ fn share_interval(e: Estimate, clusters: u64) -> Estimate {
         low: w.low,
         high: w.high,
         ..e
+    }
+}
+
+/// The interval of a figure that is a share once moved by `offset` and
+/// scaled by `scale` (advantage: `x + 0.5`; the seats' gap: `(x + 1) / 2`),
+/// taken as [`share_interval`] takes it and moved back.
+fn shifted_share(e: Estimate, clusters: u64, offset: f64, scale: f64) -> Estimate {
+    let to = |x: f64| (x + offset) * scale;
+    let back = |x: f64| x / scale - offset;
+    let share = share_interval(
+        Estimate {
+            value: to(e.value),
+            low: to(e.low),
+            high: to(e.high),
+            se: e.se * scale,
+        },
+        clusters,
+    );
+    Estimate {
+        value: e.value,
+        low: back(share.low),
+        high: back(share.high),
+        se: e.se,
     }
 }
 
@@ -462,10 +495,15 @@ impl BalanceTally {
                     .zip(&group.sums)
                     .filter_map(|(&metric, sums)| {
                         let mut e = sums.estimate()?;
+                        let clusters = sums.clusters();
                         if metric == Metric::Balance {
-                            e = Estimate::balance(&e);
-                        } else if metric.is_share() {
-                            e = share_interval(e, sums.clusters());
+                            // The gap P(S) - P(N) in [-1, 1], as a share
+                            // in [0, 1] at the edges, then folded.
+                            e = Estimate::balance(&shifted_share(e, clusters, 1.0, 0.5));
+                        } else if metric == Metric::Advantage {
+                            e = shifted_share(e, clusters, 0.5, 1.0);
+                        } else if metric.is_share() || metric.per_ply_at_most_one() {
+                            e = share_interval(e, clusters);
                         } else if metric != Metric::Advantage {
                             // Counts and rates: never below zero.
                             e.low = e.low.max(0.0);
@@ -555,5 +593,42 @@ mod tests {
         }
         let all = &tally.metrics()[0];
         assert_eq!((all.games, all.pairs), (2, 1));
+    }
+
+    #[test]
+    fn an_advantage_every_pair_shares_alike_gets_a_real_interval() {
+        // 12 pairs, each won once by each seat: South's advantage is 0 with
+        // no variance (reports/strategies read `0.000 [0.000, 0.000]` and a
+        // balance of `1.000 [1.000, 1.000]`).
+        let mut tally = BalanceTally::new();
+        for id in 0..24u64 {
+            let mut row = empty_row();
+            (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, 6, 4);
+            let (south, north) = if id % 2 == 0 { ("a", "b") } else { ("b", "a") };
+            (row.south, row.north) = (south.to_string(), north.to_string());
+            row.moves_hash = crate::tournament::MovesHash(id);
+            row.winner = if id % 2 == 0 { Winner::S } else { Winner::N };
+            row.plies = 40;
+            tally.add(&row, &GameMeasures::default());
+        }
+        let all = &tally.metrics()[0];
+        let advantage = all.get(Metric::Advantage).expect("measured");
+        let w = wilson(6.0, 12, Z95);
+        assert_eq!(advantage.value, 0.0);
+        assert!(
+            (advantage.low - (w.low - 0.5)).abs() < 1e-12,
+            "{advantage:?}"
+        );
+        assert!(
+            (advantage.high - (w.high - 0.5)).abs() < 1e-12,
+            "{advantage:?}"
+        );
+        let balance = all.get(Metric::Balance).expect("measured");
+        assert_eq!((balance.value, balance.high), (1.0, 1.0));
+        assert!(balance.low < 0.8, "{balance:?}");
+        // Hoyito I has no extra moves: a rate of none still gets Wilson's.
+        let extra = all.get(Metric::ExtraMoves).expect("measured");
+        assert_eq!((extra.value, extra.low), (0.0, 0.0));
+        assert!(extra.high > 0.0);
     }
 }

@@ -3,7 +3,9 @@
 //! and its interval. The two settings are played on separate games, so
 //! their estimates are independent and the standard errors of the
 //! difference add in quadrature (for Balance this is the delta method on
-//! `1 - |d|`, slightly wide where `d` is near 0).
+//! `1 - |d|`, slightly wide where `d` is near 0). For shares the difference
+//! is Newcombe's, from the two intervals, so that two shares of none still
+//! differ by a real interval.
 
 use serde::Serialize;
 
@@ -53,7 +55,11 @@ pub fn compare_boards(groups: &[GroupMetrics], holes_a: u8, holes_b: u8) -> Vec<
                     holes_b,
                     a: *a,
                     b: *b,
-                    difference: Estimate::difference(a, b),
+                    difference: if metric.is_share() || metric.per_ply_at_most_one() {
+                        Estimate::share_difference(a, b)
+                    } else {
+                        Estimate::difference(a, b)
+                    },
                 });
             }
         }

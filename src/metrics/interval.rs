@@ -97,6 +97,22 @@ impl Estimate {
         Estimate::normal(b.value - a.value, a.se.hypot(b.se))
     }
 
+    /// `b - a` for two independent shares, from their own intervals by
+    /// Newcombe's hybrid score method (R. G. Newcombe, "Interval estimation
+    /// for the difference between independent proportions", Statistics in
+    /// Medicine 17 (1998), method 10): the distances to each end added in
+    /// quadrature. Where the shares' intervals are Wilson's (a count of none
+    /// or of all) the difference gets a real interval, never `[0, 0]`.
+    pub fn share_difference(a: &Estimate, b: &Estimate) -> Estimate {
+        let d = b.value - a.value;
+        Estimate {
+            value: d,
+            low: d - (b.value - b.low).hypot(a.high - a.value),
+            high: d + (b.high - b.value).hypot(a.value - a.low),
+            se: a.se.hypot(b.se),
+        }
+    }
+
     /// Ludii's Balance from the estimate `d` of P(South wins) - P(North
     /// wins): `1 - |d|`, its interval the image of `d`'s (1 at most, reached
     /// when `d`'s interval holds 0).
@@ -154,5 +170,21 @@ mod tests {
             se: 0.0,
         });
         assert!((b.low - 0.7).abs() < 1e-12 && (b.high - 0.9).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_difference_of_two_shares_of_none_is_not_zero_width() {
+        let none = Estimate {
+            value: 0.0,
+            low: 0.0,
+            high: 0.003,
+            se: 0.0,
+        };
+        let d = Estimate::share_difference(&none, &none);
+        assert_eq!(d.value, 0.0);
+        assert!(
+            (d.low + 0.003).abs() < 1e-12 && (d.high - 0.003).abs() < 1e-12,
+            "{d:?}"
+        );
     }
 }

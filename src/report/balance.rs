@@ -6,6 +6,8 @@
 
 use std::io::{self, Write};
 
+use super::format::fixed;
+
 use serde::Serialize;
 
 use crate::metrics::{
@@ -47,11 +49,10 @@ fn cell(metric: Metric, e: &Estimate) -> String {
         _ => 3,
     };
     format!(
-        "{:.d$} [{:.d$}, {:.d$}]",
-        e.value,
-        e.low,
-        e.high,
-        d = decimals
+        "{} [{}, {}]",
+        fixed(e.value, decimals),
+        fixed(e.low, decimals),
+        fixed(e.high, decimals)
     )
 }
 

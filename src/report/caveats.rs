@@ -231,7 +231,7 @@ fn share(part: u64, whole: u64) -> String {
 
 /// `+0.123 [-0.010, +0.250]`.
 fn advantage(p: &Proportion) -> String {
-    format!("{:+.3} [{:+.3}, {:+.3}]", p.value, p.low, p.high)
+    super::format::signed_interval(p)
 }
 
 impl Caveat {

@@ -53,9 +53,55 @@ pub fn significant(value: f64, figures: u32) -> String {
     text
 }
 
+/// `+0.123 [-0.010, +0.250]`: a signed figure and its interval to three
+/// decimals, anything that rounds to zero written `0.000` (never `-0.000`).
+pub fn signed_interval(p: &crate::stats::Proportion) -> String {
+    let signed = |x: f64| {
+        let text = format!("{x:+.3}");
+        if text == "-0.000" || text == "+0.000" {
+            "0.000".to_string()
+        } else {
+            text
+        }
+    };
+    format!(
+        "{} [{}, {}]",
+        signed(p.value),
+        signed(p.low),
+        signed(p.high)
+    )
+}
+
+/// `x` to `decimals` decimals, `0.000` rather than `-0.000` when it
+/// rounds to zero.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_never_reads_minus_zero() {
+        assert_eq!(fixed(-0.0001, 3), "0.000");
+        assert_eq!(fixed(-0.0006, 3), "-0.001");
+        assert_eq!(fixed(2.5, 1), "2.5");
+    }
+
+    #[test]
+    fn a_signed_interval_never_reads_minus_zero() {
+        let p = crate::stats::Proportion {
+            value: -0.0004,
+            low: -0.0131,
+            high: 0.0123,
+        };
+        assert_eq!(signed_interval(&p), "0.000 [-0.013, +0.012]");
+    }
 
     #[test]
     fn ratios_are_exact_when_they_end() {

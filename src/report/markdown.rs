@@ -473,7 +473,7 @@ fn write_rating_notes(out: &mut impl Write, setting: &Setting, t: &RatingTable) 
 
 /// `+0.123 [-0.010, +0.250]`.
 fn advantage(p: &Proportion) -> String {
-    format!("{:+.3} [{:+.3}, {:+.3}]", p.value, p.low, p.high)
+    super::format::signed_interval(p)
 }
 
 /// The headline cells of a pairing: units, score, interval, Elo, nElo, LOS.
