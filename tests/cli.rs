@@ -246,3 +246,50 @@ fn bench_refuses_bad_boards_and_counts() {
     // The searches play no random games.
     assert!(error_of(&["bench", "--search", "--games", "100"]).contains("--games"));
 }
+
+/// Issue 39, item 10: `hoyito agents | true` exited 101 with "failed
+/// printing to stdout: Broken pipe". A closed stdout now ends it quietly,
+/// status 141 (128 + SIGPIPE) and nothing on stderr. The pipe's read end is
+/// closed before the child starts, so the first write always fails.
+#[test]
+fn issue39_a_closed_stdout_ends_quietly() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors `pipe` writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just opened by `pipe` and are owned here.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let out = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .arg("agents")
+        .stdout(std::process::Stdio::from(write))
+        .output()
+        .expect("hoyito runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+/// Issue 39, item 10: `--shard 0/9223372036854775808` panicked writing
+/// shard.toml; it is refused with the limit named, before anything is written.
+#[test]
+fn issue39_a_shard_count_toml_cannot_hold_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("out");
+    let out = hoyito(&[
+        "run",
+        "configs/default.toml",
+        "--shard",
+        "0/9223372036854775808",
+        "--out",
+        out_dir.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("at most 9223372036854775807 shards"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!out_dir.exists());
+}

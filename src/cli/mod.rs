@@ -78,8 +78,32 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
 }
 
+/// A closed stdout (`hoyito agents | head -1`, `| true`) ends the process
+/// quietly, as it ends every Unix tool: `println!` reports the closed pipe
+/// by panicking with "failed printing to stdout: Broken pipe", and this hook
+/// turns exactly that panic into exit status 141 (128 + SIGPIPE, what a
+/// shell shows for a tool the closed pipe stopped) with nothing on stderr.
+/// SIGPIPE itself stays ignored, so that an external agent that dies still
+/// shows as a failed write (a forfeit), not as the harness's own death.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 /// Runs the command line and turns errors into one line and exit status 1.
 pub fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() => {

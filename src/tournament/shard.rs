@@ -55,7 +55,19 @@ pub enum ShardError {
         /// N.
         count: u64,
     },
+    /// `N` beyond what `shard.toml` (TOML integers are 64-bit signed) can
+    /// record.
+    #[error("{index}/{count}: at most {MAX_SHARDS} shards (N is recorded in shard.toml)")]
+    TooMany {
+        /// K.
+        index: u64,
+        /// N.
+        count: u64,
+    },
 }
+
+/// The most shards a run can be cut into: the largest integer TOML holds.
+pub const MAX_SHARDS: u64 = i64::MAX as u64;
 
 impl Shard {
     /// The whole experiment: shard 0 of 1.
@@ -68,6 +80,9 @@ impl Shard {
         }
         if index >= count {
             return Err(ShardError::OutOfRange { index, count });
+        }
+        if count > MAX_SHARDS {
+            return Err(ShardError::TooMany { index, count });
         }
         Ok(Shard { index, count })
     }

@@ -143,3 +143,15 @@ fn ids_resume_mid_slice_and_chunk_in_runs() {
     assert_eq!((chunk.len(), chunk[0].clone()), (1, 5..9));
     assert_eq!(GameIds::from(3..3).next_chunk(4), None);
 }
+
+#[test]
+fn issue39_a_shard_count_beyond_toml_is_refused() {
+    // `--shard 0/9223372036854775808` panicked writing shard.toml.
+    let err = "0/9223372036854775808".parse::<Shard>().unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("at most 9223372036854775807 shards"),
+        "{err}"
+    );
+    assert!(Shard::new(0, MAX_SHARDS).is_ok());
+}
