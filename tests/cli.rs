@@ -293,3 +293,80 @@ fn issue39_a_shard_count_toml_cannot_hold_is_refused() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!out_dir.exists());
 }
+
+/// Runs `hoyito ARGS` for at most 20 seconds: `None` if it was still running.
+fn hoyito_within_20_s(args: &[&str]) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("hoyito starts");
+    for _ in 0..200 {
+        if child.try_wait().expect("waits").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Issue 39, item 9: a FIFO in place of games.csv or moves.csv made
+/// `report`, `export` and `replay` wait forever for a writer. Anything that
+/// is not a regular file is refused at once, with the file named.
+#[test]
+fn issue39_a_fifo_in_place_of_a_record_is_refused() {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = dir.path().join("run");
+    let made = hoyito(&[
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+        "--holes",
+        "4",
+        "--report-every",
+        "0",
+        "--out",
+        run.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let mkfifo = |path: &std::path::Path| {
+        std::fs::remove_file(path).expect("remove");
+        let c = CString::new(path.as_os_str().as_bytes()).expect("no NUL");
+        // SAFETY: `c` is a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    };
+    let run_text = run.to_str().expect("utf-8");
+    let pgn = dir.path().join("games.pgn");
+    let pgn_text = pgn.to_str().expect("utf-8");
+    mkfifo(&run.join("moves.csv"));
+    let out = hoyito_within_20_s(&["replay", run_text, "0"]).expect("replay hung on a FIFO");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("not a regular file"),
+        "{err}"
+    );
+    mkfifo(&run.join("games.csv"));
+    for args in [
+        vec!["report", run_text],
+        vec!["export", run_text, "--pgn", pgn_text],
+    ] {
+        let out = hoyito_within_20_s(&args).unwrap_or_else(|| panic!("{args:?} hung on a FIFO"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains("games.csv") && err.contains("not a regular file"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -252,8 +252,9 @@ fn find_row(path: &Path, game_id: u64) -> Result<GameRow> {
             path.display()
         );
     };
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = hoyito::tournament::open_regular(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = csv::Reader::from_reader(file);
     let headers = reader
         .headers()
         .with_context(|| format!("{}: bad header", path.display()))?

@@ -7,7 +7,6 @@
 //! run directory a blank line in place of a row is caught as a missing game
 //! id (see [`super::write_report_from_csv`]).
 
-use std::fs::File;
 use std::path::Path;
 
 use csv::{ErrorKind, StringRecord};
@@ -47,7 +46,7 @@ pub fn try_read_games_csv(
     path: &Path,
     mut each: impl FnMut(&GameRow) -> Result<(), RowProblem>,
 ) -> Result<u64, ReportError> {
-    let file = File::open(path).map_err(|source| ReportError::Read {
+    let file = crate::tournament::open_regular(path).map_err(|source| ReportError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -121,7 +120,7 @@ pub fn try_read_games_csv(
 /// keeps no index of lines.
 fn first_line_of(path: &Path, headers: &StringRecord, game_id: u64, before: u64) -> Option<u64> {
     let column = headers.iter().position(|h| h == "game_id")?;
-    let mut reader = csv::Reader::from_path(path).ok()?;
+    let mut reader = csv::Reader::from_reader(crate::tournament::open_regular(path).ok()?);
     let mut record = StringRecord::new();
     while reader.read_record(&mut record).ok()? {
         let line = record.position()?.line();

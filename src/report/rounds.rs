@@ -25,7 +25,6 @@
 //!   the group, with Wilson intervals.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::path::Path;
 
 use csv::StringRecord;
@@ -143,7 +142,7 @@ pub fn rounds_summary(
     rounds: Option<u32>,
 ) -> Result<Option<RoundsSummary>, ReportError> {
     let rows = |each: &mut dyn FnMut(&GameRow, &RoundColumns, u64)| -> Result<bool, ReportError> {
-        let file = File::open(path).map_err(|source| ReportError::Read {
+        let file = crate::tournament::open_regular(path).map_err(|source| ReportError::Read {
             path: path.to_path_buf(),
             source,
         })?;

@@ -61,7 +61,9 @@ pub use runner::{
     chunk_size, run_games, BlockTimes, Flow, RecordSinks, RunError, RunOutcome, Stopped, Watch,
     Work,
 };
-pub use safe_file::{create_new, create_temp, is_symlink, open_append_no_follow, write_atomic};
+pub use safe_file::{
+    create_new, create_temp, is_symlink, open_append_no_follow, open_regular, write_atomic,
+};
 pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use seeding::{game_seed, opening_seed, rng_from_seed};
 pub use shard::{GameIds, Shard, ShardError};

@@ -88,7 +88,9 @@ pub fn export_pgn(dir: &Path, mut out: impl Write) -> Result<PgnSummary, PgnErro
         path: games_path.clone(),
         message,
     };
-    let mut games = csv::Reader::from_path(&games_path).map_err(|e| games_error(e.to_string()))?;
+    let file =
+        super::safe_file::open_regular(&games_path).map_err(|e| games_error(e.to_string()))?;
+    let mut games = csv::Reader::from_reader(file);
     let headers = games
         .headers()
         .map_err(|e| games_error(e.to_string()))?

@@ -51,9 +51,11 @@ impl RecordLines {
         header: &str,
         not_header: &str,
     ) -> Result<RecordLines, RecordFileError> {
-        let file = File::open(path).map_err(|cause| RecordFileError::Read {
-            path: path.to_path_buf(),
-            cause,
+        let file = crate::tournament::safe_file::open_regular(path).map_err(|cause| {
+            RecordFileError::Read {
+                path: path.to_path_buf(),
+                cause,
+            }
         })?;
         let mut lines = RecordLines {
             reader: BufReader::with_capacity(1 << 16, file),

@@ -62,6 +62,25 @@ pub fn open_read_no_follow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Opens `path` for reading if it is a regular file; a FIFO, a device or a
+/// directory is refused with an error that says so, instead of a reader
+/// that waits forever for a writer. The open itself does not block
+/// (`O_NONBLOCK`, which means nothing for a regular file), and the check is
+/// on the opened file, so nothing can be swapped in between.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a directory is refused)",
+        ));
+    }
+    Ok(file)
+}
+
 /// Creates the temporary file `tmp` afresh: whatever is at that name (a file
 /// left by a killed run, or a planted link) is removed first, and the new
 /// file is created with `O_EXCL`.
