@@ -379,13 +379,14 @@ fn mix(key: u64, game: u64) -> u64 {
 }
 
 impl Group {
-    fn add(&mut self, pair: u64, row: &GameRow, m: &GameMeasures) {
+    /// Adds a game of pair `pair` whose key is `key` (see [`game_key`]).
+    fn add(&mut self, pair: u64, key: u64, row: &GameRow, m: &GameMeasures) {
         if self.pair != Some(pair) {
             self.flush();
             self.pair = Some(pair);
         }
         self.pending_games += 1;
-        self.pending_key = mix(self.pending_key, game_key(row));
+        self.pending_key = mix(self.pending_key, key);
         for (k, metric) in Metric::ALL.iter().enumerate() {
             let (x, y) = metric.values(row, m);
             self.pending[k].0 += x;
@@ -468,8 +469,13 @@ impl BalanceTally {
             pairing: pairing_label(&row.south, &row.north),
             ..setting.clone()
         };
+        // The game's key is the same in both groups: hashed once.
+        let game = game_key(row);
         for key in [setting, pairing] {
-            self.groups.entry(key).or_default().add(row.pair_id, row, m);
+            self.groups
+                .entry(key)
+                .or_default()
+                .add(row.pair_id, game, row, m);
         }
     }
 

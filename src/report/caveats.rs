@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::stats::{GroupGames, Proportion, Scope, Setting};
 
+use super::format::signed_interval;
 use super::summary::SettingSummary;
 
 /// Fewer independent units (pairs, or games without a partner) than this
@@ -229,11 +230,6 @@ fn share(part: u64, whole: u64) -> String {
     format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
 }
 
-/// `+0.123 [-0.010, +0.250]`.
-fn advantage(p: &Proportion) -> String {
-    super::format::signed_interval(p)
-}
-
 impl Caveat {
     /// The caveat as one paragraph of the report.
     pub fn text(&self) -> String {
@@ -297,8 +293,8 @@ impl Caveat {
                             c.games,
                             c.distinct_pairs,
                             c.pairs,
-                            advantage(&c.advantage),
-                            advantage(&c.advantage_all_pairs)
+                            signed_interval(&c.advantage),
+                            signed_interval(&c.advantage_all_pairs)
                         )
                     })
                     .collect();

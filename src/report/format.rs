@@ -56,20 +56,23 @@ pub fn significant(value: f64, figures: u32) -> String {
 /// `+0.123 [-0.010, +0.250]`: a signed figure and its interval to three
 /// decimals, anything that rounds to zero written `0.000` (never `-0.000`).
 pub fn signed_interval(p: &crate::stats::Proportion) -> String {
-    let signed = |x: f64| {
-        let text = format!("{x:+.3}");
-        if text == "-0.000" || text == "+0.000" {
-            "0.000".to_string()
-        } else {
-            text
-        }
-    };
     format!(
         "{} [{}, {}]",
-        signed(p.value),
-        signed(p.low),
-        signed(p.high)
+        signed(p.value, 3),
+        signed(p.low, 3),
+        signed(p.high, 3)
     )
+}
+
+/// `x` to `decimals` decimals with its sign (`+12`, `-0.010`), and no sign
+/// at all when it rounds to zero (`0`, never `-0` or `+0`).
+pub fn signed(x: f64, decimals: usize) -> String {
+    let text = fixed(x, decimals);
+    if x > 0.0 && text.chars().any(|c| ('1'..='9').contains(&c)) {
+        format!("+{text}")
+    } else {
+        text
+    }
 }
 
 /// `x` to `decimals` decimals, `0.000` rather than `-0.000` when it

@@ -13,7 +13,7 @@ use crate::stats::{
 };
 
 use super::caveats::THIN_UNITS;
-use super::format::ratio;
+use super::format::{ratio, signed, signed_interval};
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
 
@@ -100,9 +100,9 @@ fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
                     "| {} | {}{mark} | {} | [{}, {}] | {} | {} |",
                     s.setting,
                     r.agent,
-                    signed(r.elo),
-                    signed(r.low),
-                    signed(r.high),
+                    signed(r.elo, 0),
+                    signed(r.low, 0),
+                    signed(r.high, 0),
                     r.games,
                     r.points
                 )?;
@@ -142,16 +142,16 @@ fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
                 s.setting,
                 r.scope.label(),
                 r.games.games,
-                advantage(&r.advantage),
+                signed_interval(&r.advantage),
                 if r.games.repeated() {
-                    advantage(&r.advantage_all_pairs)
+                    signed_interval(&r.advantage_all_pairs)
                 } else {
                     "same (no repeats)".to_string()
                 },
                 if r.games.games_normal == 0 {
                     "no games".to_string()
                 } else {
-                    advantage(&r.advantage_normal)
+                    signed_interval(&r.advantage_normal)
                 }
             )?;
         }
@@ -186,16 +186,6 @@ fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         out,
         "\nThe share settled by a stall rule carries a per-game 95% Wilson interval.\n"
     )
-}
-
-/// A signed whole number, `0` rather than `-0` or `+0`.
-fn signed(x: f64) -> String {
-    let text = format!("{x:+.0}");
-    if text == "-0" || text == "+0" {
-        "0".to_string()
-    } else {
-        text
-    }
 }
 
 /// Forfeits per agent and reason: games lost by an agent in another process
@@ -428,13 +418,13 @@ fn write_first_player(out: &mut impl Write, rows: &[SeatStats]) -> io::Result<()
             percent(&r.south_win_rate),
             percent(&r.draw_rate),
             percent(&r.south_loss_rate),
-            advantage(&r.advantage),
+            signed_interval(&r.advantage),
             if r.games.games_normal == 0 {
                 "no games".to_string()
             } else {
-                advantage(&r.advantage_normal)
+                signed_interval(&r.advantage_normal)
             },
-            advantage(&r.advantage_wilson),
+            signed_interval(&r.advantage_wilson),
             ratio(2 * r.south_wins + r.draws, 2 * n),
             ratio(n - r.south_wins.abs_diff(r.north_wins), n)
         )?;
@@ -471,11 +461,6 @@ fn write_rating_notes(out: &mut impl Write, setting: &Setting, t: &RatingTable) 
     Ok(())
 }
 
-/// `+0.123 [-0.010, +0.250]`.
-fn advantage(p: &Proportion) -> String {
-    super::format::signed_interval(p)
-}
-
 /// The headline cells of a pairing: units, score, interval, Elo, nElo, LOS.
 fn headline(estimate: Option<&ScoreEstimate>) -> String {
     let Some(e) = estimate else {
@@ -498,15 +483,15 @@ fn headline(estimate: Option<&ScoreEstimate>) -> String {
 /// `+123 [+80, +166]`.
 fn elo(p: &Interval) -> String {
     if p.value == f64::INFINITY {
-        format!("+inf (>= {})", signed(p.low))
+        format!("+inf (>= {})", signed(p.low, 0))
     } else if p.value == f64::NEG_INFINITY {
-        format!("-inf (<= {})", signed(p.high))
+        format!("-inf (<= {})", signed(p.high, 0))
     } else {
         format!(
             "{} [{}, {}]",
-            signed(p.value),
-            signed(p.low),
-            signed(p.high)
+            signed(p.value, 0),
+            signed(p.low, 0),
+            signed(p.high, 0)
         )
     }
 }

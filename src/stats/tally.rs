@@ -206,10 +206,10 @@ impl Tally {
         self.games += 1;
         let counts = self.settings.entry(game.setting).or_default();
         counts.games += 1;
+        let first = south.min(north);
+        let group = counts.groups.entry((first, south.max(north))).or_default();
         if row.ended_in_opening() {
             counts.opening_ended += 1;
-            let first = south.min(north);
-            let group = counts.groups.entry((first, south.max(north))).or_default();
             group.opening_ended += 1;
             return;
         }
@@ -221,8 +221,6 @@ impl Tally {
             .add(row.winner.south_score());
         *counts.plies.entry(row.plies).or_default() += 1;
         counts.endings.add(row.ending);
-        let first = south.min(north);
-        let group = counts.groups.entry((first, south.max(north))).or_default();
         group.games += 1;
         group.endings.add(row.ending);
         if group.seen_games.insert(game_key(south == first, game.hash)) {
