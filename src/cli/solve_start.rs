@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use hoyito::solver::bounds::{proof_line, prove_bounds, BoundsBudget};
+use hoyito::solver::bounds::{proof_line, prove_bounds, prove_first_moves, BoundsBudget};
 use hoyito::solver::memory::memory_budget;
 use hoyito::solver::start::{Progress, StartOptions, StartSolve};
 use hoyito::solver::Tablebase;
@@ -217,6 +217,49 @@ pub fn prove_start(
         proved.depth, proved.nodes
     );
     println!("line {}", line.join(" "));
+    // An exact value gets each first move's value (which first moves lose
+    // how much: what explains the sign) and a whole perfect game.
+    let first_moves = if proved.lower == proved.upper {
+        let budget = BoundsBudget {
+            max_depth: proved.depth,
+            ..budget
+        };
+        prove_first_moves(
+            rules,
+            start,
+            &tb,
+            exact,
+            budget,
+            &mut |mv, lo, hi, nodes| {
+                let value = if lo == hi {
+                    format!("{lo}")
+                } else {
+                    format!("in [{lo}, {hi}]")
+                };
+                eprintln!(
+                    "first move {mv}: {value} ({nodes} nodes) [{:.0} s]",
+                    clock.elapsed().as_secs_f64()
+                );
+            },
+        )
+    } else {
+        Vec::new()
+    };
+    let best: Vec<String> = first_moves
+        .iter()
+        .filter(|&&(_, lo, hi)| lo == proved.lower && hi == proved.upper)
+        .map(|(mv, _, _)| mv.to_string())
+        .collect();
+    if !first_moves.is_empty() {
+        println!("best {}", best.join(" "));
+    }
+    let first: serde_json::Map<String, serde_json::Value> = first_moves
+        .iter()
+        .map(|&(mv, lo, hi)| {
+            let value = if lo == hi { json!(lo) } else { json!([lo, hi]) };
+            (mv.to_string(), value)
+        })
+        .collect();
     // An exact value gets a whole perfect game that realises it.
     let game = (proved.lower == proved.upper)
         .then(|| proof_line(rules, start, &tb, exact, proved.lower, proved.depth))
@@ -257,6 +300,8 @@ pub fn prove_start(
             "advantage": (status == "exact").then_some(advantage),
             "lower": proved.lower,
             "upper": proved.upper,
+            "best": (!first.is_empty()).then(|| best.join(" ")),
+            "first_moves": (!first.is_empty()).then_some(first),
             "pv": pv,
             "pv_plies": pv.split_whitespace().count(),
             "pv_note": pv_note,

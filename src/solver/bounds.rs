@@ -280,6 +280,80 @@ pub fn prove_bounds(
     result
 }
 
+/// Proved bounds on the value of each move from `start`, for the start's
+/// mover: the seeds the move captures net, plus (or minus, when the opponent
+/// moves next) the child's value, proved by the same two searches deepened
+/// per child until its bounds meet, `budget.max_depth` is reached, or the
+/// child has used `budget.nodes` nodes. Both searches keep their horizon on
+/// the start's mover for every child, so one pair of transposition tables
+/// serves them all: the pessimistic search's value of any position is a
+/// lower bound for the start's mover (an upper bound for the child's mover
+/// when the opponent moves next), and likewise for the optimistic one.
+/// `progress` is told each move's bounds once they are final.
+pub fn prove_first_moves(
+    rules: Rules,
+    start: Position,
+    tables: &Tablebase,
+    exact_up_to: u32,
+    budget: BoundsBudget,
+    progress: &mut dyn FnMut(Move, i32, i32, u64),
+) -> Vec<(Move, i32, i32)> {
+    let mut searchers: Vec<Searcher<'_>> = [true, false]
+        .into_iter()
+        .map(|pessimistic| Searcher {
+            rules,
+            tables,
+            exact_up_to,
+            root: start.side,
+            pessimistic,
+            table: HashMap::default(),
+            table_entries: budget.table_entries,
+            nodes: 0,
+        })
+        .collect();
+    let mut children = Vec::new();
+    start.for_each_child(&rules, |mv, child, _| children.push((mv, child)));
+    let mut out = Vec::with_capacity(children.len());
+    for (mv, child) in children {
+        let gain = net_gain(&start, &child);
+        let same = child.side == start.side;
+        // The start mover's bounds on the move from the child's bounds.
+        let lift = |low: i32, high: i32| {
+            if same {
+                (gain + low, gain + high)
+            } else {
+                (gain - high, gain - low)
+            }
+        };
+        let seeds = child.seeds_on_board() as i32;
+        let (mut lower, mut upper) = (gain - seeds, gain + seeds);
+        if child.is_over() {
+            (lower, upper) = (gain, gain);
+        }
+        let before: u64 = searchers.iter().map(|s| s.nodes).sum();
+        let mut depth = 0;
+        while lower < upper && depth < budget.max_depth {
+            depth += 1;
+            let a = searchers[0].search(&child, depth, -INF, INF);
+            let b = searchers[1].search(&child, depth, -INF, INF);
+            // For the child's mover: when it is the start's mover the
+            // pessimistic search bounds it from below; otherwise from above.
+            let (child_low, child_high) = if same { (a, b) } else { (b, a) };
+            let (lo, hi) = lift(child_low, child_high);
+            lower = lower.max(lo);
+            upper = upper.min(hi);
+            let used: u64 = searchers.iter().map(|s| s.nodes).sum::<u64>() - before;
+            if used >= budget.nodes {
+                break;
+            }
+        }
+        let used: u64 = searchers.iter().map(|s| s.nodes).sum::<u64>() - before;
+        progress(mv, lower, upper, used);
+        out.push((mv, lower, upper));
+    }
+    out
+}
+
 /// A whole game from `start` under perfect play that ends with the proved
 /// exact `value` (for the start's mover), played by the rules' [`Game`]: above
 /// the tables each side plays a move whose value, proved by the same two
