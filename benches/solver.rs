@@ -1,10 +1,13 @@
 //! Retrograde analysis on a small board: every layer of 2x4 Hoyito II up to 12
 //! seeds (251,940 positions); and the start solver (`hoyito solve --start`),
 //! one core, on Hoyito I 2x5 (1,361,935 reachable positions; I 2x6 has 34
-//! times as many, at about the same rate). Run with `cargo bench --bench
-//! solver`; criterion's throughput line is positions per second.
+//! times as many, at about the same rate), in memory (`start/2x5-i`) and out
+//! of core (`start/2x5-i-mapped`: layers written to a fresh state directory
+//! and held memory-mapped from it, under a budget that makes the closures
+//! spill to scratch files). Run with `cargo bench --bench solver`;
+//! criterion's throughput line is positions per second.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use hoyito::solver::Tablebase;
 use hoyito::Variant;
 
@@ -42,6 +45,22 @@ fn solve_start(c: &mut Criterion) {
             assert_eq!(solved.start_value(), Some(-8));
             solved
         })
+    });
+    group.bench_function("2x5-i-mapped", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().expect("a temporary directory"),
+            |dir| {
+                let options = StartOptions {
+                    state: Some(dir.path()),
+                    memory: Some(8 << 20),
+                };
+                let solved = StartSolve::run(rules, Position::start(&rules), &options, &mut |_| {})
+                    .expect("solved");
+                assert_eq!(solved.start_value(), Some(-8));
+                (solved, dir)
+            },
+            BatchSize::PerIteration,
+        )
     });
     group.finish();
 }

@@ -28,6 +28,7 @@ mod live;
 mod mcts;
 mod metrics;
 mod openings;
+mod perfect_lines;
 mod perft;
 #[path = "play/main.rs"]
 mod play;

@@ -1,11 +1,15 @@
 //! The start solver (`hoyito solve --start`): its values against the full
 //! tables, its principal variations replayed by the game, its state files
-//! resumed or refused, its memory check; and every start value stored in
-//! `reports/first-player/exact.json` replayed to its value.
+//! resumed or refused, its memory check, its out-of-core solve (layers
+//! memory-mapped from the state directory) against the solve in memory; and
+//! every start value stored in `reports/first-player/exact.json` replayed to
+//! its value.
 
 use std::path::Path;
 
-use hoyito::solver::start::{StartOptions, StartSolve};
+use hoyito::solver::start::{
+    memory_needed, memory_needed_mapped, Progress, StartOptions, StartSolve,
+};
 use hoyito::solver::Tablebase;
 use hoyito::{Game, Move, Position, Rules, Variant};
 
@@ -374,4 +378,168 @@ fn start_values_writes_series_and_charts() {
     ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--min-holes"));
+}
+
+/// Out of core (a state directory, layers memory-mapped from it) under a
+/// memory budget below what the solve in memory needs but above what out
+/// of core needs, tight enough that the closures spill to scratch files:
+/// every position's value, every first move's and the principal variation
+/// equal the solve in memory's; a second run resumes from the mapped state
+/// alone to the same values; a damaged values or keys file is still refused
+/// with its name; and the solve in memory under that budget is refused
+/// before it starts, naming `--state` and what it needs.
+#[test]
+fn an_out_of_core_solve_equals_the_solve_in_memory() {
+    let mut spilled = 0;
+    for (variant, holes) in [(Variant::I, 5u32), (Variant::Ii, 3)] {
+        let whole = solve(variant, holes, None);
+        let largest = whole
+            .stats()
+            .iter()
+            .map(|s| s.positions)
+            .max()
+            .expect("a layer");
+        let in_memory = memory_needed(whole.positions(), largest);
+        let mapped = memory_needed_mapped(whole.positions(), largest);
+        let budget = mapped + mapped / 4;
+        assert!(
+            budget < in_memory,
+            "{variant:?} 2x{holes}: {budget} {in_memory}"
+        );
+        let rules = Rules::new(variant).with_board(holes, 4).expect("a board");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let options = StartOptions {
+            state: Some(dir.path()),
+            memory: Some(budget),
+        };
+        let run = |options: &StartOptions<'_>| {
+            let mut loaded = (0, 0);
+            let solved =
+                StartSolve::run(rules, Position::start(&rules), options, &mut |p| match p {
+                    Progress::Closed(s, from_file) | Progress::Solved(s, from_file) => {
+                        assert!(s.mapped, "{variant:?} 2x{holes}: layer {}", s.seeds);
+                        loaded.0 += from_file as u32;
+                        loaded.1 += 1;
+                    }
+                });
+            (solved, loaded)
+        };
+        let (ooc, loaded) = run(&options);
+        let ooc = ooc.expect("solved out of core");
+        assert_eq!(loaded.0, 0, "nothing loaded on a fresh run");
+        assert!(ooc.is_mapped() && !whole.is_mapped());
+        spilled += ooc.stats().iter().map(|s| s.spills).sum::<u32>();
+        let same = |other: &StartSolve| {
+            assert_eq!(other.positions(), whole.positions());
+            assert_eq!(other.stats().len(), whole.stats().len());
+            let mut count = 0u64;
+            whole.for_each_value(|pos, v| {
+                assert_eq!(other.value(pos), Some(v), "{variant:?} 2x{holes} {pos}");
+                count += 1;
+            });
+            assert_eq!(count, whole.positions());
+            assert_eq!(other.start_value(), whole.start_value());
+            assert_eq!(other.first_moves(), whole.first_moves());
+            assert_eq!(other.principal_variation(), whole.principal_variation());
+        };
+        same(&ooc);
+        drop(ooc);
+        // A second run maps every finished layer from the state: all loaded.
+        let (again, loaded) = run(&options);
+        let again = again.expect("resumed out of core");
+        assert_eq!(loaded.0, loaded.1, "every layer loaded from the state");
+        same(&again);
+        drop(again);
+        // A damaged values file, then a truncated keys file: refused, named.
+        let top = 8 * holes;
+        let values = dir.path().join(format!("values-{}.bin", top - 8));
+        let mut bytes = std::fs::read(&values).expect("read");
+        bytes[60] ^= 0x40;
+        std::fs::write(&values, &bytes).expect("write");
+        let err = run(&options).0.expect_err("damaged values refused");
+        assert!(
+            err.to_string().contains(&format!("values-{}.bin", top - 8)),
+            "{err}"
+        );
+        std::fs::remove_file(&values).expect("removed");
+        let keys = dir.path().join(format!("keys-{}.bin", top - 4));
+        let bytes = std::fs::read(&keys).expect("read");
+        std::fs::write(&keys, &bytes[..bytes.len() - 8]).expect("write");
+        let err = run(&options).0.expect_err("truncated keys refused");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("keys-{}.bin", top - 4)) && text.contains("truncated"),
+            "{text}"
+        );
+        // In memory under the same budget: refused before it starts.
+        let in_core = StartOptions {
+            state: None,
+            memory: Some(budget),
+        };
+        let err = StartSolve::run(rules, Position::start(&rules), &in_core, &mut |_| {})
+            .expect_err("refused in memory");
+        let text = err.to_string();
+        for words in ["--state DIR", "memory-mapped", "MB of memory", "MB of disk"] {
+            assert!(text.contains(words), "{text}");
+        }
+    }
+    assert!(spilled > 0, "the budget was tight enough to spill");
+}
+
+/// `hoyito solve --start --state DIR --memory MB` solves out of core where
+/// the same budget refuses the solve in memory (which names --state and
+/// its needs), and its JSON entry says how the layers were stored.
+#[test]
+fn the_cli_solves_out_of_core_where_memory_refuses() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let state = dir.path().join("state");
+    let json = dir.path().join("entry.json");
+    let args = |with_state: bool| {
+        let mut a = vec![
+            "solve",
+            "--start",
+            "--variant",
+            "i",
+            "--holes",
+            "5",
+            "--memory",
+            "16",
+            "--json",
+        ];
+        a.push(s(&json));
+        if with_state {
+            a.extend(["--state", s(&state)]);
+        }
+        a
+    };
+    let out = hoyito(&args(false));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--state DIR") && err.contains("MB of disk"),
+        "{err}"
+    );
+    assert!(!json.exists());
+    let out = hoyito(&args(true));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("mapped"), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("value -8"), "{stdout}");
+    let entry: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("written")).expect("JSON");
+    assert_eq!(entry["storage"], "memory-mapped");
+    assert_eq!(entry["margin"], -8);
+    assert!(state.join("values-40.bin").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&state)
+        .expect("the state directory")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "scratch left behind: {leftovers:?}");
 }

@@ -9,6 +9,7 @@
 #   and those in PROVED_EXTRA, e.g. "i:7:16"), proved by `hoyito solve
 #   --start --prove`: bounds, exact where they meet, with a whole perfect game
 #   where exact;
+# - the perfect openings of 2x5 and 2x6 (openings/perfect/, below);
 # - on 2x4, perfect play from the very openings the first-player studies
 #   played (examples/exact_openings.rs), beside what the agents got from
 #   them: the champion and mcts-5k from reports/first-player-top, and
@@ -31,6 +32,15 @@ rows=()
 openings=()
 starts="i:2 ii:2 iii:2 i:3 ii:3 iii:3 i:4 ii:4 iii:4 i:5 i:6"
 for start in $starts; do
+    if [[ -n "${KEEP_SOLVED:-}" ]]; then
+        # KEEP_SOLVED=1: the reachable solves' entries are kept from $out
+        # (they take about 5 minutes), the proofs below are run again.
+        row=$(grep -F "\"variant\":\"${start%:*}\"" "$out" | grep -F "\"holes\":${start#*:}," \
+            | grep -F 'reachable-only' | sed 's/^ *//; s/,$//')
+        [[ -n "$row" ]] || { echo "KEEP_SOLVED: no entry for $start in $out" >&2; exit 1; }
+        rows+=("    $row")
+        continue
+    fi
     "$bin" solve --start --variant "${start%:*}" --holes "${start#*:}" \
         --json "$scratch/start.json" > /dev/null
     rows+=("    $(cat "$scratch/start.json")")
@@ -46,6 +56,17 @@ for start in $proved; do
         --exact-up-to "$upto" --tables "$tables_dir/$variant-$holes" \
         --node-budget "${NODE_BUDGET:-60000000}" --json "$scratch/start.json" > /dev/null
     rows+=("    $(cat "$scratch/start.json")")
+done
+# The perfect openings (openings/perfect/): every line of 8 plies from the
+# start in which each ply keeps the exact value, proved move by move, for
+# self-play from the standard start that no diversity weakens
+# (configs/first-player-start-perfect.toml).
+mkdir -p openings/perfect
+for start in i:5:24 i:6:20 ii:5:24 iii:5:24 ii:6:20 iii:6:20; do
+    IFS=: read -r variant holes upto <<< "$start"
+    "$bin" solve --start --prove --variant "$variant" --holes "$holes" \
+        --exact-up-to "$upto" --tables "$tables_dir/$variant-$holes" \
+        --book-plies 8 --book "openings/perfect/$variant-2x$holes.txt" > /dev/null
 done
 if [[ -f "$low_run/games.csv" ]]; then
     # The full 2x4 tables, for the openings the studies played.

@@ -34,6 +34,12 @@ pub struct BenchArgs {
     /// iterations per second (10,000 iterations, random rollouts), one core.
     #[arg(long, conflicts_with_all = ["games", "threads"])]
     search: bool,
+    /// Measure the reachable-only start solver instead (`hoyito solve
+    /// --start`, in memory, one core): each variant and board's standard
+    /// start solved --repeat times; the median seconds and positions per
+    /// second. Issue 36's target: I 2x6 under 10 minutes.
+    #[arg(long, conflicts_with_all = ["games", "threads", "search"])]
+    solve_start: bool,
 }
 
 /// `hoyito bench`.
@@ -49,6 +55,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     if args.search {
         return search(&args);
+    }
+    if args.solve_start {
+        return solve_start(&args);
     }
     println!(
         "{:<8} {:>5} {:>14} {:>14} {:>12} {:>6}",
@@ -111,6 +120,46 @@ fn search(args: &BenchArgs) -> Result<()> {
                 plain,
                 enhanced,
                 mcts
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `hoyito bench --solve-start`.
+fn solve_start(args: &BenchArgs) -> Result<()> {
+    use hoyito::solver::start::{StartOptions, StartSolve};
+    println!(
+        "{:<8} {:>5} {:>12} {:>10} {:>14} {:>6}",
+        "variant", "board", "positions", "median s", "positions/s", "value"
+    );
+    for &holes in &args.holes {
+        for &variant in &args.variants {
+            let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
+            let start = hoyito::Position::start(&rules);
+            let mut runs = Vec::with_capacity(args.repeat);
+            for _ in 0..args.repeat {
+                let clock = std::time::Instant::now();
+                // The same memory check as `hoyito solve --start`: a start
+                // too large is refused, never left to exhaust the machine.
+                let options = StartOptions {
+                    memory: hoyito::solver::memory::memory_budget(1).map(|b| b.bytes),
+                    ..StartOptions::default()
+                };
+                let solve = StartSolve::run(rules, start, &options, &mut |_| {})
+                    .with_context(|| format!("solving the start of Hoyito {variant} 2x{holes}"))?;
+                let seconds = clock.elapsed().as_secs_f64();
+                runs.push((seconds, solve.positions(), solve.start_value()));
+            }
+            let (seconds, positions, value) = median_by(runs, |r| r.0);
+            println!(
+                "{:<8} {:>5} {:>12} {:>10.1} {:>14.0} {:>6}",
+                variant.name(),
+                format!("2x{holes}"),
+                positions,
+                seconds,
+                positions as f64 / seconds,
+                value.map_or("-".to_string(), |v| v.to_string())
             );
         }
     }

@@ -43,12 +43,16 @@ pub struct SolveArgs {
     seeds: u32,
     /// With --start: keep each finished layer in DIR, so that a killed solve
     /// resumes where it stopped (a damaged file there is an error, never a
-    /// result).
+    /// result). The solve is then out of core: finished layers are held
+    /// memory-mapped from DIR, not in memory, and only the layer being worked
+    /// on counts against --memory (DIR needs about 11 bytes a position, plus
+    /// scratch files while it runs).
     #[arg(long, value_name = "DIR", requires = "start")]
     state: Option<PathBuf>,
     /// With --start: the memory the solve may use, in MB (default: what is
     /// free). A start known or found to need more is refused with an
-    /// estimate of its memory, disk and time.
+    /// estimate of its memory, disk and time; without --state, also with what
+    /// it would need out of core, with --state (mapped layers count as disk).
     #[arg(long, value_name = "MB", requires = "start")]
     memory: Option<u64>,
     /// With --start: prove bounds on the start's value by two depth-limited
@@ -71,6 +75,17 @@ pub struct SolveArgs {
     /// With --prove: start no new iteration after this many nodes.
     #[arg(long, default_value_t = 4_000_000_000, requires = "prove")]
     node_budget: u64,
+    /// With --prove: once the start is exact, write to FILE the opening book
+    /// of every line of --book-plies plies in which each ply keeps the
+    /// position's proved exact value (perfect play, diverse where several
+    /// moves are perfect), for self-play from the standard start that no
+    /// diversity weakens.
+    #[arg(long, value_name = "FILE", requires_all = ["prove", "book_plies"])]
+    book: Option<PathBuf>,
+    /// With --book: plies of each perfect line (1 to 8).
+    #[arg(long, value_name = "PLIES", requires = "book",
+          value_parser = clap::value_parser!(u32).range(1..=8))]
+    book_plies: Option<u32>,
     /// With --start: write the result as JSON to FILE (an entry of
     /// reports/first-player/exact.json).
     #[arg(long, value_name = "FILE", requires = "start")]
@@ -144,6 +159,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 table_entries: 40_000_000,
             },
             args.json.as_deref(),
+            args.book.as_deref().zip(args.book_plies),
         );
     }
     if args.start {

@@ -7,8 +7,10 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-use hoyito::solver::bounds::{proof_line, prove_bounds, prove_first_moves, BoundsBudget};
+use anyhow::{bail, Context, Result};
+use hoyito::solver::bounds::{
+    perfect_lines, proof_line, prove_bounds, prove_first_moves, BoundsBudget,
+};
 use hoyito::solver::memory::memory_budget;
 use hoyito::solver::start::{Progress, StartOptions, StartSolve};
 use hoyito::solver::Tablebase;
@@ -34,7 +36,13 @@ pub fn score_of(margin: i32) -> (f64, f64) {
     }
 }
 
-/// `hoyito solve --start`.
+/// `hoyito solve --start`. With `state`, the solve is out of core: every
+/// finished layer is held memory-mapped from its state file, and the
+/// memory budget counts only what stays in memory (see
+/// `hoyito::solver::start`). The JSON entry says which (`storage`); its
+/// `peak_mb` is the peak resident set (`VmHWM`), which out of core includes
+/// the mapped file pages the kernel kept resident, pages it can drop and read
+/// back at any time, so it is not the memory the solve needed.
 pub fn solve_start(
     variant: Variant,
     holes: u8,
@@ -58,7 +66,7 @@ pub fn solve_start(
     let mut report = |p: Progress<'_>| {
         let line = match p {
             Progress::Closed(s, loaded) => format!(
-                "closed layer {:>3}: {:>11} positions, {:>11} inner moves{}",
+                "closed layer {:>3}: {:>11} positions, {:>11} inner moves{}{}",
                 s.seeds,
                 s.positions,
                 s.inner_moves,
@@ -66,16 +74,23 @@ pub fn solve_start(
                     " (loaded from the state)".to_string()
                 } else {
                     format!(" in {:.1} s", s.forward.as_secs_f64())
+                },
+                match (s.mapped, s.spills) {
+                    (false, _) => String::new(),
+                    (true, 0) => ", mapped".to_string(),
+                    (true, 1) => ", mapped (1 run spilled to scratch)".to_string(),
+                    (true, n) => format!(", mapped ({n} runs spilled to scratch)"),
                 }
             ),
             Progress::Solved(s, loaded) => format!(
-                "solved layer {:>3}: {}",
+                "solved layer {:>3}: {}{}",
                 s.seeds,
                 if loaded {
                     "loaded from the state".to_string()
                 } else {
                     format!("{} sweeps in {:.1} s", s.sweeps, s.backward.as_secs_f64())
-                }
+                },
+                if s.mapped { ", mapped" } else { "" }
             ),
         };
         eprintln!("{line} [{:.0} s]", clock.elapsed().as_secs_f64());
@@ -83,6 +98,16 @@ pub fn solve_start(
     let solve = StartSolve::run(rules, start, &options, &mut report)
         .with_context(|| format!("solving the start of Hoyito {variant} 2x{holes}"))?;
     let seconds = clock.elapsed().as_secs_f64();
+    let storage = if solve.is_mapped() {
+        eprintln!(
+            "out of core: layers memory-mapped from {}, scratch files peaked at {} MB",
+            state.map_or("the state directory".into(), |d| d.display().to_string()),
+            solve.scratch_peak().div_ceil(1 << 20)
+        );
+        "memory-mapped"
+    } else {
+        "in memory"
+    };
     let margin = solve
         .start_value()
         .context("the start has no value: internal error")? as i32;
@@ -141,6 +166,7 @@ pub fn solve_start(
             "positions": solve.positions(),
             "layers": layers,
             "seconds": (seconds * 10.0).round() / 10.0,
+            "storage": storage,
             "peak_mb": peak_mb(),
         });
         write_entry(path, &entry)?;
@@ -160,6 +186,7 @@ fn write_entry(path: &Path, entry: &serde_json::Value) -> Result<()> {
 }
 
 /// `hoyito solve --start --prove`.
+#[allow(clippy::too_many_arguments)]
 pub fn prove_start(
     variant: Variant,
     holes: u8,
@@ -168,6 +195,7 @@ pub fn prove_start(
     exact_up_to: u32,
     budget: BoundsBudget,
     json_out: Option<&Path>,
+    book: Option<(&Path, u32)>,
 ) -> Result<()> {
     let rules = Rules::new(variant).with_board(holes as u32, seeds)?;
     let start = Position::start(&rules);
@@ -220,10 +248,6 @@ pub fn prove_start(
     // An exact value gets each first move's value (which first moves lose
     // how much: what explains the sign) and a whole perfect game.
     let first_moves = if proved.lower == proved.upper {
-        let budget = BoundsBudget {
-            max_depth: proved.depth,
-            ..budget
-        };
         prove_first_moves(
             rules,
             start,
@@ -260,6 +284,36 @@ pub fn prove_start(
             (mv.to_string(), value)
         })
         .collect();
+    if let Some((path, plies)) = book {
+        if proved.lower != proved.upper {
+            bail!(
+                "no book written to {}: the start's value was not proved exact \
+                 (bounds [{}, {}]); raise --node-budget or --exact-up-to",
+                path.display(),
+                proved.lower,
+                proved.upper
+            );
+        }
+        let lines = perfect_lines(
+            rules,
+            start,
+            &tb,
+            exact,
+            proved.lower,
+            plies,
+            budget,
+            &mut |ply, kept, of, open| {
+                eprintln!(
+                    "book: ply {}: {kept} of {of} moves keep the value, {open} not proved \
+                     [{:.0} s]",
+                    ply + 1,
+                    clock.elapsed().as_secs_f64()
+                );
+            },
+        );
+        write_perfect_book(path, &rules, plies, exact, proved.lower, &lines)?;
+        eprintln!("book: {} lines written to {}", lines.len(), path.display());
+    }
     // An exact value gets a whole perfect game that realises it.
     let game = (proved.lower == proved.upper)
         .then(|| proof_line(rules, start, &tb, exact, proved.lower, proved.depth))
@@ -320,4 +374,59 @@ pub fn prove_start(
         write_entry(path, &entry)?;
     }
     Ok(())
+}
+
+/// Writes the perfect lines from the start as an opening book (the format of
+/// `openings/`; see `hoyito::openings::Book`), checked by reading it back.
+fn write_perfect_book(
+    path: &Path,
+    rules: &Rules,
+    plies: u32,
+    exact: u32,
+    value: i32,
+    lines: &[Vec<hoyito::Move>],
+) -> Result<()> {
+    use hoyito::openings::{Book, BookEntry};
+    let mut entries = Vec::with_capacity(lines.len());
+    for line in lines {
+        let mut game = hoyito::Game::new(*rules);
+        for &mv in line {
+            game.play(mv)
+                .with_context(|| format!("perfect line {line:?} does not replay"))?;
+        }
+        entries.push(BookEntry {
+            position: *game.position(),
+            plies: line.clone(),
+        });
+    }
+    let book = Book {
+        variant: rules.variant,
+        holes: rules.holes,
+        seeds: rules.seeds,
+        header: vec![
+            "hoyito opening book".into(),
+            format!(
+                "command: hoyito solve --start --prove --variant {} --holes {} --seeds {} \
+                 --exact-up-to {exact} --book-plies {plies} --book {}",
+                rules.variant,
+                rules.holes,
+                rules.seeds,
+                path.display()
+            ),
+            format!("variant: {}", rules.variant),
+            format!("holes: {}", rules.holes),
+            format!("seeds: {}", rules.seeds),
+            format!("plies: {plies}"),
+            format!(
+                "made: every line from the start in which each of the {plies} plies keeps \
+                 the position's exact value, proved (the start's: {value} for South); \
+                 transpositions kept once"
+            ),
+        ],
+        entries,
+    };
+    let text = book.to_text();
+    Book::parse(&text, &path.display().to_string())
+        .context("the perfect book does not read back")?;
+    write_text(path, &text)
 }

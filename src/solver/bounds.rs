@@ -354,6 +354,75 @@ pub fn prove_first_moves(
     out
 }
 
+/// The lines of `plies` plies from `start` in which every ply keeps the
+/// position's exact value (`value`, proved, for the start's mover): at each
+/// position the moves are proved by [`prove_first_moves`] and only those whose
+/// value is proved equal to the position's are followed, so every line is
+/// perfect play and none weakens either side. Lines that reach a position
+/// already reached by another are dropped (the first in move order stays);
+/// a line whose game ends earlier stops there. `progress` is told each
+/// position expanded (its ply, the moves kept, the moves there, and those
+/// whose bounds did not meet within the budget: never kept, though they may
+/// be perfect too).
+#[allow(clippy::too_many_arguments)]
+pub fn perfect_lines(
+    rules: Rules,
+    start: Position,
+    tables: &Tablebase,
+    exact_up_to: u32,
+    value: i32,
+    plies: u32,
+    budget: BoundsBudget,
+    progress: &mut dyn FnMut(u32, usize, usize, usize),
+) -> Vec<Vec<Move>> {
+    let mut level: Vec<(Position, Vec<Move>, i32)> = vec![(start, Vec::new(), value)];
+    let mut seen = std::collections::HashSet::new();
+    for ply in 0..plies {
+        let mut next = Vec::new();
+        for (pos, line, value) in level {
+            if pos.is_over() {
+                next.push((pos, line, value));
+                continue;
+            }
+            let moves = prove_first_moves(
+                rules,
+                pos,
+                tables,
+                exact_up_to,
+                budget,
+                &mut |_, _, _, _| {},
+            );
+            let kept: Vec<Move> = moves
+                .iter()
+                .filter(|&&(_, lo, hi)| lo == value && hi == value)
+                .map(|&(mv, _, _)| mv)
+                .collect();
+            let open = moves.iter().filter(|&&(_, lo, hi)| lo < hi).count();
+            progress(ply, kept.len(), moves.len(), open);
+            for mv in kept {
+                let Ok((child, _)) = pos.play(&rules, mv) else {
+                    continue;
+                };
+                if !seen.insert(child) {
+                    continue;
+                }
+                let gain = net_gain(&pos, &child);
+                // The child's value for its own mover.
+                let rest = if child.side == pos.side {
+                    value - gain
+                } else {
+                    gain - value
+                };
+                let mut line = line.clone();
+                line.push(mv);
+                next.push((child, line, rest));
+            }
+        }
+        level = next;
+    }
+    level.into_iter().map(|(_, line, _)| line).collect()
+}
+
 /// A whole game from `start` under perfect play that ends with the proved
 /// exact `value` (for the start's mover), played by the rules' [`Game`]: above
 /// the tables each side plays a move whose value, proved by the same two
