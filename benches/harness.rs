@@ -43,6 +43,7 @@ fn harness(c: &mut Criterion) {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
+        adjudicator: None,
     };
     let mut group = c.benchmark_group("harness_random_ii_2x6");
     group.sample_size(10);

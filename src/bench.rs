@@ -30,7 +30,7 @@ use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::tournament::{
-    run_games, ConfigError, Experiment, Lineup, RecordSinks, RunError, Schedule, Work,
+    run_games, Adjudicator, ConfigError, Experiment, Lineup, RecordSinks, RunError, Schedule, Work,
 };
 
 /// A bench that could not run.
@@ -42,6 +42,9 @@ pub enum BenchError {
     /// The harness failed.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The adjudication tables could not be opened.
+    #[error(transparent)]
+    Adjudication(#[from] crate::tournament::AdjudicationError),
 }
 
 /// Games played and plies in them, and the time they took.
@@ -132,6 +135,7 @@ pub fn harness(
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
+        adjudicator: None,
     };
     let mut plies = PlyCounter::default();
     let (mut moves, mut metrics) = (io::sink(), io::sink());
@@ -142,6 +146,57 @@ pub fn harness(
     };
     let begun = Instant::now();
     run_games(work, 0..schedule.len(), threads, sinks, &mut |_| {})?;
+    let time = begun.elapsed();
+    Ok(Throughput {
+        games: plies.rows,
+        plies: plies.plies,
+        time,
+    })
+}
+
+/// The champion (`agents/champion.toml`) against itself: `games` games of
+/// `variant` on `2 x holes` from 8 uniformly random plies (master seed
+/// `seed`), on one worker thread, adjudicated by `adjudication` (an
+/// experiment's `[adjudication]` table, e.g. `tablebase = "DIR"`) when given:
+/// issue 37's measure of what the endgame tables save strong play.
+pub fn champion_games(
+    variant: Variant,
+    holes: u8,
+    games: u64,
+    seed: u64,
+    adjudication: Option<&str>,
+) -> Result<Throughput, BenchError> {
+    let text = format!(
+        "name = \"bench\"\nseed = {seed}\ngames = {games}\n\
+         [rules]\nvariants = [\"{}\"]\nholes = [{holes}]\n\
+         [openings]\nrandom_plies = 8\n\
+         [tournament]\nformat = \"self-play\"\nagents = [\"champion\"]\n\
+         [roster.champion]\nkind = \"alphabeta\"\nnodes = 1000000\npvs = true\n\
+         aspiration = 2\nquiescence = 4\nmax_seeds = 8\n{}",
+        variant.name(),
+        adjudication.map_or(String::new(), |a| format!("[adjudication]\n{a}\n"))
+    );
+    let mut experiment = Experiment::parse(&text, "bench")?;
+    experiment.resolve_agents("bench", || {
+        unreachable!("the bench's roster is given in its experiment")
+    })?;
+    let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())?;
+    let schedule = Schedule::new(&experiment);
+    let lineup = Lineup::new(experiment.agent_specs());
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        adjudicator: adjudicator.as_ref(),
+    };
+    let mut plies = PlyCounter::default();
+    let (mut moves, mut metrics) = (io::sink(), io::sink());
+    let sinks = RecordSinks {
+        games: &mut plies,
+        moves: Some(&mut moves),
+        metrics: Some(&mut metrics),
+    };
+    let begun = Instant::now();
+    run_games(work, 0..schedule.len(), 1, sinks, &mut |_| {})?;
     let time = begun.elapsed();
     Ok(Throughput {
         games: plies.rows,

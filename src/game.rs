@@ -39,6 +39,15 @@ pub enum Ending {
     ForfeitProtocol,
     /// The side to move forfeited: its agent named a move that is not legal.
     ForfeitIllegal,
+    /// Adjudicated by the endgame tables (an experiment's `[adjudication]
+    /// tablebase`): few enough seeds were left for the tables, and the
+    /// scores are the captures so far plus the rest of a perfect game.
+    Tablebase,
+    /// Adjudicated as decided (`[adjudication] decided`): one side had
+    /// captured more than half of all seeds, so the winner could no longer
+    /// change; the scores are the captures so far, and the margin is a lower
+    /// bound on the one play would have reached.
+    Decided,
 }
 
 impl Ending {
@@ -52,6 +61,8 @@ impl Ending {
             Ending::ForfeitTimeout => "forfeit-timeout",
             Ending::ForfeitProtocol => "forfeit-protocol",
             Ending::ForfeitIllegal => "forfeit-illegal",
+            Ending::Tablebase => "tablebase",
+            Ending::Decided => "decided",
         }
     }
 
@@ -246,6 +257,25 @@ impl Game {
             ending: Ending::forfeit(reason),
             plies: self.plies(),
         });
+    }
+
+    /// Ends the game by adjudication ([`Ending::Tablebase`] or
+    /// [`Ending::Decided`]) with these final scores, where it stands: no
+    /// move is played. Does nothing to a game that is already over.
+    pub fn adjudicate(&mut self, ending: Ending, scores: BySide<u8>) {
+        debug_assert!(matches!(ending, Ending::Tablebase | Ending::Decided));
+        if self.outcome.is_some() {
+            return;
+        }
+        self.outcome = Some(Outcome::new(scores, ending, self.plies()));
+    }
+
+    /// Whether the game was ended by adjudication rather than played out.
+    pub fn adjudicated(&self) -> bool {
+        matches!(
+            self.outcome.map(|o| o.ending),
+            Some(Ending::Tablebase | Ending::Decided)
+        )
     }
 
     /// The legal moves now; none once the game is over.

@@ -11,6 +11,7 @@
 mod common;
 
 mod accuracy;
+mod adjudication;
 mod agents;
 mod alphabeta;
 mod best;

@@ -67,6 +67,7 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
+        adjudicator: None,
     };
     let mut out = Vec::new();
     let sinks = RecordSinks {
@@ -80,7 +81,7 @@ fn the_hash_column_is_fnv1a_of_the_whole_game_text() {
     for row in &rows {
         let scheduled = schedule.game(row.game_id);
         let opening = schedule.opening(&scheduled);
-        let game = play_scheduled(&scheduled, opening, &lineup, |_, _| {}).unwrap();
+        let game = play_scheduled(&scheduled, opening, &lineup, None, |_, _| {}).unwrap();
         let text: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let text = text.join(" ");
         assert!(text.starts_with(&row.opening), "{text} / {}", row.opening);

@@ -47,6 +47,7 @@ fn run(e: &Experiment, ids: Range<u64>, threads: usize) -> (Vec<u8>, Vec<u8>) {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
+        adjudicator: None,
     };
     let (mut games, mut moves) = (Vec::new(), Vec::new());
     let sinks = RecordSinks {

@@ -40,6 +40,16 @@ pub struct BenchArgs {
     /// second. Issue 36's target: I 2x6 under 10 minutes.
     #[arg(long, conflicts_with_all = ["games", "threads", "search"])]
     solve_start: bool,
+    /// Measure what endgame-table adjudication saves strong play instead:
+    /// --champion-games champion self-play games of each variant and board
+    /// (8 random plies, one worker thread), played out and then adjudicated
+    /// by the tables in DIR (`[adjudication] tablebase`), each --repeat
+    /// times; the median games per second of each and their ratio.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["games", "threads", "search", "solve_start"])]
+    adjudication: Option<std::path::PathBuf>,
+    /// Games of each measure of --adjudication.
+    #[arg(long, default_value_t = 8, requires = "adjudication")]
+    champion_games: u64,
 }
 
 /// `hoyito bench`.
@@ -58,6 +68,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     if args.solve_start {
         return solve_start(&args);
+    }
+    if let Some(dir) = &args.adjudication {
+        return adjudication(&args, dir);
     }
     println!(
         "{:<8} {:>5} {:>14} {:>14} {:>12} {:>6}",
@@ -120,6 +133,59 @@ fn search(args: &BenchArgs) -> Result<()> {
                 plain,
                 enhanced,
                 mcts
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `hoyito bench --adjudication DIR`.
+fn adjudication(args: &BenchArgs, dir: &std::path::Path) -> Result<()> {
+    if args.champion_games == 0 {
+        bail!("--champion-games must be at least 1");
+    }
+    let path = dir
+        .to_str()
+        .with_context(|| format!("--adjudication {}: not a UTF-8 path", dir.display()))?;
+    let table = format!("tablebase = {}", toml::Value::from(path));
+    println!(
+        "{:<8} {:>5} {:>7} {:>13} {:>13} {:>11} {:>11} {:>6}",
+        "variant",
+        "board",
+        "games",
+        "played g/s",
+        "adjudged g/s",
+        "plies/game",
+        "adj pl/g",
+        "ratio"
+    );
+    for &holes in &args.holes {
+        for &variant in &args.variants {
+            let mut played = Vec::with_capacity(args.repeat);
+            let mut judged = Vec::with_capacity(args.repeat);
+            let mut ratios = Vec::with_capacity(args.repeat);
+            for k in 0..args.repeat as u64 {
+                let p = bench::champion_games(variant, holes, args.champion_games, k + 1, None)
+                    .context("the champion bench failed")?;
+                let j =
+                    bench::champion_games(variant, holes, args.champion_games, k + 1, Some(&table))
+                        .context("the champion bench with adjudication failed")?;
+                ratios.push(j.games_per_second() / p.games_per_second());
+                played.push(p);
+                judged.push(j);
+            }
+            let p = median_by(played, Throughput::games_per_second);
+            let j = median_by(judged, Throughput::games_per_second);
+            println!(
+                "{:<8} {:>5} {:>7} {:>13.3} {:>13.3} {:>11.0} {:>11.0} {:>5.1}x",
+                variant.name(),
+                format!("2x{holes}"),
+                p.games,
+                p.games_per_second(),
+                j.games_per_second(),
+                p.plies as f64 / p.games.max(1) as f64,
+                j.plies as f64 / j.games.max(1) as f64,
+                median_of(ratios)
             );
         }
     }

@@ -42,6 +42,21 @@ pub struct MatchArgs {
     /// An opening book (see `hoyito book`): pair k plays entry k.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
+    /// Adjudicate with the endgame tables in DIR (`[adjudication]
+    /// tablebase`): a game ends with the perfect-play result as soon as the
+    /// board holds no more seeds than the tables cover.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+    /// With --tablebase: adjudicate only won and lost results (`decided`),
+    /// playing on where perfect play draws; or every result (`all`).
+    #[arg(long, value_name = "RESULTS", requires = "tablebase",
+          value_parser = ["all", "decided"])]
+    tablebase_results: Option<String>,
+    /// End a game as soon as one side has captured more than half of all
+    /// seeds (`[adjudication] decided`): the winner is exact, the margin a
+    /// lower bound.
+    #[arg(long)]
+    adjudicate_decided: bool,
     /// Stop as soon as an SPRT of H0: elo <= ELO0 against H1: elo >= ELO1 decides.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
@@ -131,6 +146,22 @@ fn experiment_text(args: &MatchArgs) -> Result<String> {
         ]),
     );
     doc.insert("tournament".into(), tournament.into());
+    if args.tablebase.is_some() || args.adjudicate_decided {
+        let mut adjudication = toml::Table::new();
+        if let Some(dir) = &args.tablebase {
+            let path = dir
+                .to_str()
+                .with_context(|| format!("--tablebase {}: not a UTF-8 path", dir.display()))?;
+            adjudication.insert("tablebase".into(), path.into());
+        }
+        if let Some(results) = &args.tablebase_results {
+            adjudication.insert("tablebase_results".into(), results.as_str().into());
+        }
+        if args.adjudicate_decided {
+            adjudication.insert("decided".into(), true.into());
+        }
+        doc.insert("adjudication".into(), adjudication.into());
+    }
     if let Some(bounds) = &args.sprt {
         let (elo0, elo1) = parse_bounds(bounds)?;
         let mut sprt = toml::Table::new();

@@ -23,8 +23,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::report::html::{game_page, GameLabels, GameView};
 use hoyito::tournament::{
-    empty_row, fill_row, find_row_line, play_scheduled, Experiment, GameRow, Lineup, MovesRow,
-    Opening, Schedule, ScheduledGame, Winner, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
+    empty_row, fill_row, find_row_line, play_scheduled, Adjudicator, Experiment, GameRow, Lineup,
+    MovesRow, Opening, Schedule, ScheduledGame, Winner, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
 };
 use hoyito::{diagram, round_setup_after, Ending, Game, Move, Roster, Side};
 
@@ -52,6 +52,10 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     experiment.resolve_agents(&file, || Roster::load(&args.agents_dir))?;
     let lineup = Lineup::new(experiment.agent_specs());
     let schedule = Schedule::new(&experiment);
+    // A run with adjudication is replayed with the same tables: they decide
+    // where its games end.
+    let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())
+        .with_context(|| format!("{file}: [adjudication]"))?;
     if args.game_id >= schedule.len() {
         bail!(
             "game {} is not in this experiment: game ids are 0 to {}",
@@ -137,17 +141,46 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     };
     let (game, source) = match &record {
         Some(record) => (
-            replay_record(&scheduled, record, recorded.ending, &mut draw)?,
+            replay_record(
+                &scheduled,
+                record,
+                recorded.ending,
+                adjudicator.as_ref(),
+                &mut draw,
+            )?,
             format!("replayed from {MOVES_FILE}: no agent was run"),
         ),
         None => (
-            play_scheduled(&scheduled, opening, &lineup, draw)?,
+            play_scheduled(&scheduled, opening, &lineup, adjudicator.as_ref(), draw)?,
             format!("played again by its agents (no {MOVES_FILE} row)"),
         ),
     };
     let mut replayed = empty_row();
     fill_row(&mut replayed, &scheduled, plies, &lineup, &game);
     let outcome = game.outcome().expect("a replayed game is finished");
+    if game.adjudicated() {
+        let pos = game.position();
+        let why = match outcome.ending {
+            Ending::Tablebase => format!(
+                "the tables cover the {} seeds left; perfect play from here is worth {:+} \
+                 to {}",
+                pos.seeds_on_board(),
+                {
+                    let mover = pos.side_to_move();
+                    let gained = |s: Side| outcome.scores[s] as i32 - pos.captures()[s] as i32;
+                    gained(mover) - gained(mover.opponent())
+                },
+                pos.side_to_move()
+            ),
+            _ => "a side has captured more than half of all seeds: the winner cannot change, \
+                  and the margin is a lower bound"
+                .to_string(),
+        };
+        text += &format!(
+            "adjudicated after ply {} ({}): {why}\n",
+            outcome.plies, outcome.ending
+        );
+    }
     let result = match outcome.winner {
         Some(side) => format!("{side} wins"),
         None => "draw".to_string(),
@@ -197,6 +230,7 @@ fn replay_record(
     scheduled: &ScheduledGame,
     record: &MovesRow,
     ending: Ending,
+    adjudicator: Option<&Adjudicator>,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game> {
     let mut game = scheduled.start();
@@ -207,6 +241,21 @@ fn replay_record(
     }
     if let Some(reason) = ending.forfeit_reason() {
         game.forfeit(reason);
+    }
+    if matches!(ending, Ending::Tablebase | Ending::Decided) {
+        // The record stops where adjudication ended the game: the same rule
+        // must end it there now.
+        let verdict = adjudicator
+            .and_then(|a| a.verdict(&game))
+            .with_context(|| {
+                format!(
+                    "{MOVES_FILE}: game {}: the record ends `{ending}` after {} plies, but the \
+                 experiment's [adjudication] does not end the game there",
+                    record.game_id,
+                    game.plies()
+                )
+            })?;
+        game.adjudicate(verdict.ending, verdict.scores);
     }
     if !game.is_over() {
         bail!(

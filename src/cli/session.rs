@@ -30,6 +30,7 @@ use hoyito::report::{
     CHARTS,
 };
 use hoyito::stats::{Sprt, SprtDecision, Tally};
+use hoyito::tournament::Adjudicator;
 use hoyito::tournament::{
     append_timings, open_slice_dir, run_games, Experiment, Flow, GameRow, Lineup, RunTimes,
     Schedule, Shard, SprtTracker, Stopped, Watch, Work, GAMES_FILE, TIMINGS_FILE,
@@ -209,6 +210,10 @@ pub fn execute(session: Session) -> Result<()> {
             }
         }
     }
+    // Adjudication tables are opened (mapped and checked) now: a missing,
+    // partial or mismatched table stops the run before the first game.
+    let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())
+        .with_context(|| format!("{file}: [adjudication]"))?;
     // A person at the board: their input must be readable, and one game at a
     // time with no progress bar over the prompt.
     let human = lineup_has_human(&experiment);
@@ -302,6 +307,7 @@ pub fn execute(session: Session) -> Result<()> {
         let work = Work {
             schedule: &schedule,
             lineup: &lineup,
+            adjudicator: adjudicator.as_ref(),
         };
         let start = Instant::now();
         let ids = shard.unwrap_or(Shard::WHOLE).ids(&schedule, first);

@@ -41,6 +41,13 @@ pub enum Caveat {
         /// The settings (all games) and groups concerned.
         cells: Vec<StallCell>,
     },
+    /// Games ended by adjudication (`[adjudication]`): their lengths stop at
+    /// the adjudication, and the margins of those adjudicated as decided
+    /// are lower bounds.
+    Adjudicated {
+        /// The settings concerned.
+        cells: Vec<AdjudicatedCell>,
+    },
     /// Games ended inside their random opening: no agent moved in them, and
     /// every figure leaves them out.
     OpeningEnded {
@@ -75,6 +82,19 @@ pub struct StallCell {
     /// Games settled by the no-capture limit.
     #[serde(rename = "no-capture-limit")]
     pub no_capture_limit: u64,
+}
+
+/// A setting some of whose games were adjudicated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AdjudicatedCell {
+    /// Variant and board.
+    pub setting: Setting,
+    /// Games played.
+    pub games: u64,
+    /// Games ended by the endgame tables.
+    pub tablebase: u64,
+    /// Games ended as decided.
+    pub decided: u64,
 }
 
 /// A setting some of whose games ended inside the random opening.
@@ -142,6 +162,7 @@ fn units(g: &GroupGames) -> u64 {
 pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
     let mut stalls = Vec::new();
     let mut openings = Vec::new();
+    let mut adjudicated = Vec::new();
     let mut repeats = Vec::new();
     let mut thin = Vec::new();
     for s in settings {
@@ -192,6 +213,17 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
                 });
             }
         }
+        if let Some(all) = s.first_player.iter().find(|r| r.scope == Scope::AllGames) {
+            let e = &all.games.endings;
+            if e.tablebase + e.decided > 0 {
+                adjudicated.push(AdjudicatedCell {
+                    setting,
+                    games: all.games.games,
+                    tablebase: e.tablebase,
+                    decided: e.decided,
+                });
+            }
+        }
         if s.opening_ended > 0 {
             openings.push(OpeningCell {
                 setting,
@@ -203,6 +235,9 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
     let mut out = Vec::new();
     if !stalls.is_empty() {
         out.push(Caveat::StallRules { cells: stalls });
+    }
+    if !adjudicated.is_empty() {
+        out.push(Caveat::Adjudicated { cells: adjudicated });
     }
     if !openings.is_empty() {
         out.push(Caveat::OpeningEnded { cells: openings });
@@ -259,6 +294,31 @@ impl Caveat {
                      share the seeds as much as who plays better; see the figures among games \
                      that ended normally.",
                     listed.join("; ")
+                )
+            }
+            Caveat::Adjudicated { cells } => {
+                let listed: Vec<String> = cells
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} {} of {} by the tables, {} as decided",
+                            c.setting, c.tablebase, c.games, c.decided
+                        )
+                    })
+                    .collect();
+                let decided = cells.iter().any(|c| c.decided > 0);
+                format!(
+                    "**Games were ended by adjudication**: {}. Their lengths stop where \
+                     they were adjudicated, so game lengths are shorter than play to the \
+                     end{}.",
+                    listed.join("; "),
+                    if decided {
+                        "; the margins (captures, scores by seeds) of games adjudicated as \
+                         decided are lower bounds: the winner is exact, the margin could \
+                         only have grown"
+                    } else {
+                        ""
+                    }
                 )
             }
             Caveat::OpeningEnded { cells } => {

@@ -23,6 +23,7 @@ pub mod index;
 pub mod memory;
 pub mod probe;
 pub mod retrograde;
+pub mod shared;
 pub mod start;
 pub mod start_state;
 pub mod strategy;
@@ -30,11 +31,15 @@ pub mod study;
 pub mod table;
 mod tablebase;
 
+use std::path::PathBuf;
+
 use thiserror::Error;
 
-use crate::rules::RulesError;
+use crate::rules::{LastFour, Leftover, RulesError, Variant};
+use crate::side::Side;
 use crate::solver::memory::MemorySource;
 
+pub use shared::{open_shared, OpenTables};
 pub use tablebase::{LayerReport, LayerSource, Tablebase};
 
 /// Largest layer a table can hold: values are stored as `i8`.
@@ -109,4 +114,87 @@ pub enum SolveError {
     /// A table file could not be saved or loaded.
     #[error(transparent)]
     Table(#[from] table::TableError),
+    /// No table holds for these rules: the solver plays only with the
+    /// capturer taking the last seeds and stalled leftovers going to nobody.
+    #[error(
+        "no tables exist for {}: tables hold only when the capturer takes the last seeds \
+         and the leftovers of a stalled game go to nobody",
+        unsupported(*last_four, *leftover)
+    )]
+    UnsupportedRules {
+        /// Who takes the last seeds under the rules asked for.
+        last_four: LastFour,
+        /// Who takes stalled leftovers under the rules asked for.
+        leftover: Leftover,
+    },
+    /// A layer that the tables asked for need is not in the table directory.
+    #[error(
+        "table file {path} is missing{}: the tables of Hoyito {variant} on 2x{holes} \
+         up to {top} seeds need it; build them with `{rebuild}`",
+        and_more(*also_missing)
+    )]
+    MissingTable {
+        /// The first missing file, smallest layer first.
+        path: PathBuf,
+        /// Which Hoyito.
+        variant: Variant,
+        /// Holes per row.
+        holes: u8,
+        /// The top layer asked for.
+        top: u32,
+        /// How many more of its layers are missing.
+        also_missing: usize,
+        /// The command that builds every missing layer.
+        rebuild: String,
+    },
+    /// No complete layer of a board is in the table directory.
+    #[error(
+        "no tables for Hoyito {variant} on 2x{holes} with {seeds} seeds per hole in {}: \
+         looked for {looked_for}, each with every smaller layer it needs; \
+         build them with `{rebuild}` (a smaller --max-seeds, by steps of 4, \
+         builds the endgame only)",
+        dir.display()
+    )]
+    NoTables {
+        /// Which Hoyito.
+        variant: Variant,
+        /// Holes per row.
+        holes: u8,
+        /// Seeds per hole at the start.
+        seeds: u8,
+        /// The table directory.
+        dir: PathBuf,
+        /// The file names looked for, largest layer first.
+        looked_for: String,
+        /// The command that builds the tables of the whole board.
+        rebuild: String,
+    },
+}
+
+/// The rules of [`SolveError::UnsupportedRules`], in words.
+fn unsupported(last_four: LastFour, leftover: Leftover) -> String {
+    let last = match last_four {
+        LastFour::Capturer => None,
+        LastFour::Player(Side::South) => Some("South taking the last seeds"),
+        LastFour::Player(Side::North) => Some("North taking the last seeds"),
+    };
+    let left = match leftover {
+        Leftover::None => None,
+        Leftover::OwnSide => Some("stalled leftovers going to their row's owner"),
+        Leftover::Split => Some("stalled leftovers split"),
+    };
+    match (last, left) {
+        (Some(a), Some(b)) => format!("{a} and {b}"),
+        (Some(a), None) | (None, Some(a)) => a.to_string(),
+        (None, None) => "these rules".to_string(),
+    }
+}
+
+/// The other missing layers of [`SolveError::MissingTable`], in words.
+fn and_more(also_missing: usize) -> String {
+    match also_missing {
+        0 => String::new(),
+        1 => " (and so is 1 more layer)".to_string(),
+        n => format!(" (and so are {n} more layers)"),
+    }
 }

@@ -9,6 +9,11 @@
 //! synced and renamed into place (a killed build never leaves half a table
 //! behind), and every refusal says which command rebuilds the file.
 //!
+//! A saved layer is used in place: [`map`] maps its file read-only after the
+//! same checks as [`load`], so that every thread and process that uses a table
+//! shares the one copy in the page cache instead of reading its own (a layer of
+//! 2x6 is gigabytes). [`load`] still reads a copy, for whoever needs one.
+//!
 //! File format, version 2 (all integers little-endian):
 //!
 //! | offset | size | field |
@@ -33,6 +38,9 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memmap2::Mmap;
 
 use thiserror::Error;
 
@@ -353,70 +361,88 @@ fn write_all(file: File, header: &[u8], values: &[i8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
-/// Reads one layer from `path`, refusing anything that is not exactly the
-/// table of `key`: every header field is checked, then the checksum over
-/// header and data.
-pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
-    let damaged = |damage| TableError::Damaged {
+/// Checks everything but the checksum: `head` holds the first bytes of a file
+/// of `file_len` bytes (all of them when shorter than a header).
+fn check_header(head: &[u8], file_len: u64, key: TableKey) -> Result<(), Damage> {
+    if head.len() < 8 || &head[..8] != MAGIC {
+        return Err(Damage::Magic);
+    }
+    if head.len() >= 12 {
+        let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
+        if version != VERSION {
+            return Err(Damage::Version { found: version });
+        }
+    }
+    if head.len() < HEADER_LEN || file_len < HEADER_LEN as u64 {
+        return Err(Damage::NoHeader { bytes: file_len });
+    }
+    let expected = key.entries();
+    let wanted = key.header(expected);
+    if head[12..18] != wanted[12..18] {
+        let seeds = |h: &[u8]| u16::from_le_bytes([h[14], h[15]]);
+        let describe_header = |h: &[u8]| describe(h[12], h[13], seeds(h), h[16], h[17]);
+        return Err(Damage::Mismatch {
+            found: describe_header(head),
+            wanted: describe_header(&wanted),
+        });
+    }
+    let count = header_word(head, 24);
+    if count != expected {
+        return Err(Damage::Count {
+            found: count,
+            expected,
+        });
+    }
+    let found = file_len - HEADER_LEN as u64;
+    if found != expected {
+        return Err(Damage::Length { found, expected });
+    }
+    Ok(())
+}
+
+/// The little-endian word at `at` of a whole header.
+fn header_word(header: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&header[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The error for a file `path` of the table `key` that is not that table.
+fn damaged(path: &Path, key: TableKey, damage: Damage) -> TableError {
+    TableError::Damaged {
         path: path.to_path_buf(),
         damage,
         rebuild: key.rebuild_command(path.parent().unwrap_or(Path::new("."))),
-    };
+    }
+}
+
+/// Opens `path` for reading, refusing anything but a regular file first
+/// (opening a FIFO for reading blocks until a writer comes), and returns its
+/// length with the first bytes, up to a header's worth.
+fn open_checked(path: &Path) -> Result<(File, u64, Vec<u8>), TableError> {
     let read_err = |source| TableError::Read {
         path: path.to_path_buf(),
         source,
     };
-    // Opening a FIFO for reading blocks until a writer comes: refuse it first.
     crate::tournament::check_regular_file(path).map_err(read_err)?;
     let mut file = File::open(path).map_err(read_err)?;
     let file_len = file.metadata().map_err(read_err)?.len();
-    let mut header = [0u8; HEADER_LEN];
-    let head = (file_len as usize).min(HEADER_LEN);
-    file.read_exact(&mut header[..head]).map_err(read_err)?;
-    if head < 8 || &header[..8] != MAGIC {
-        return Err(damaged(Damage::Magic));
-    }
-    if head >= 12 {
-        let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(damaged(Damage::Version { found: version }));
-        }
-    }
-    if head < HEADER_LEN {
-        return Err(damaged(Damage::NoHeader { bytes: file_len }));
-    }
-    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+    let mut head = vec![0u8; (file_len as usize).min(HEADER_LEN)];
+    file.read_exact(&mut head).map_err(read_err)?;
+    Ok((file, file_len, head))
+}
+
+/// Reads one layer from `path`, refusing anything that is not exactly the
+/// table of `key`: every header field is checked, then the checksum over
+/// header and data. [`map`] makes the same checks without copying the values.
+pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
+    let read_err = |source| TableError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (file, file_len, head) = open_checked(path)?;
+    check_header(&head, file_len, key).map_err(|d| damaged(path, key, d))?;
     let expected = key.entries();
-    let wanted = key.header(expected);
-    if header[12..18] != wanted[12..18] {
-        let seeds = |h: &[u8]| u16::from_le_bytes([h[14], h[15]]);
-        return Err(damaged(Damage::Mismatch {
-            found: describe(
-                header[12],
-                header[13],
-                seeds(&header),
-                header[16],
-                header[17],
-            ),
-            wanted: describe(
-                wanted[12],
-                wanted[13],
-                seeds(&wanted),
-                wanted[16],
-                wanted[17],
-            ),
-        }));
-    }
-    if word(24) != expected {
-        return Err(damaged(Damage::Count {
-            found: word(24),
-            expected,
-        }));
-    }
-    let found = file_len - HEADER_LEN as u64;
-    if found != expected {
-        return Err(damaged(Damage::Length { found, expected }));
-    }
     let mut bytes: Vec<u8> = Vec::new();
     let len = usize::try_from(expected)
         .ok()
@@ -435,15 +461,203 @@ pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
         .map_err(read_err)?;
     if bytes.len() as u64 != expected {
         // The file shrank while being read.
-        return Err(damaged(Damage::Length {
-            found: bytes.len() as u64,
-            expected,
-        }));
+        return Err(damaged(
+            path,
+            key,
+            Damage::Length {
+                found: bytes.len() as u64,
+                expected,
+            },
+        ));
     }
     // Reinterpret in place: u8 and i8 have the same size and alignment.
     let values: Vec<i8> = bytes.into_iter().map(|b| b as i8).collect();
-    if checksum(&header[..32], &values) != word(32) {
-        return Err(damaged(Damage::Checksum));
+    if checksum(&head[..32], &values) != header_word(&head, 32) {
+        return Err(damaged(path, key, Damage::Checksum));
     }
     Ok(values)
+}
+
+/// One layer's file, checked and mapped read-only: its values are read from
+/// the page cache, never copied, so every process and thread mapping the same
+/// file shares one copy in memory. Cloning shares the mapping.
+#[derive(Debug, Clone)]
+pub struct MappedLayer {
+    map: Arc<Mmap>,
+    path: PathBuf,
+}
+
+impl MappedLayer {
+    /// The values, side to move South in rank order, then North.
+    pub fn values(&self) -> &[i8] {
+        as_values(&self.map[HEADER_LEN..])
+    }
+
+    /// The file mapped.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Views bytes as the `i8` values they store.
+fn as_values(bytes: &[u8]) -> &[i8] {
+    // SAFETY: `u8` and `i8` have the same size and alignment, and every bit
+    // pattern is a valid `i8`; the slice borrows `bytes` for its lifetime.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<i8>(), bytes.len()) }
+}
+
+/// Maps one layer from `path` read-only, refusing anything that is not
+/// exactly the table of `key`, with the same checks and errors as [`load`]:
+/// a regular file, then every header field, the length and the checksum over
+/// header and data (which reads the whole file once, through the mapping).
+///
+/// A mapped file must not be truncated or rewritten in place while mapped
+/// (the process would be killed by `SIGBUS` on reading the lost pages);
+/// [`save`] never does that, it renames a new file over the old one, and a
+/// mapping keeps the old file's contents.
+pub fn map(path: &Path, key: TableKey) -> Result<MappedLayer, TableError> {
+    let read_err = |source| TableError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (file, file_len, head) = open_checked(path)?;
+    check_header(&head, file_len, key).map_err(|d| damaged(path, key, d))?;
+    // SAFETY: the mapping is read-only and this program never writes a table
+    // file in place (see above); the checks below run on the mapped bytes,
+    // so a file changed since its header was read is still refused.
+    let map = unsafe { Mmap::map(&file) }.map_err(read_err)?;
+    let mapped_len = map.len() as u64;
+    check_header(&map[..HEADER_LEN.min(map.len())], mapped_len, key)
+        .map_err(|d| damaged(path, key, d))?;
+    let sum = checksum(&map[..32], as_values(&map[HEADER_LEN..]));
+    if sum != header_word(&map, 32) {
+        return Err(damaged(path, key, Damage::Checksum));
+    }
+    Ok(MappedLayer {
+        map: Arc::new(map),
+        path: path.to_path_buf(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Tablebase;
+
+    /// The layer of 4 seeds of Hoyito II on 2x3 (252 entries), saved in `dir`.
+    fn small_table(dir: &Path) -> (PathBuf, TableKey, Vec<u8>) {
+        let mut tb = Tablebase::new(Variant::Ii, 3).expect("a valid board");
+        tb.ensure(4, Some(dir), &|_| {}).expect("built and saved");
+        let key = tb.key(4);
+        let path = dir.join(key.file_name());
+        let bytes = std::fs::read(&path).expect("saved");
+        assert_eq!(bytes.len() as u64, HEADER_LEN as u64 + key.entries());
+        (path, key, bytes)
+    }
+
+    /// Writes `bytes` to `bad` and checks that both `map` and `load` refuse it
+    /// with the same damage, naming the file.
+    fn refused(bad: &Path, key: TableKey, bytes: &[u8]) -> Option<Damage> {
+        std::fs::write(bad, bytes).expect("writable");
+        let mapped = map(bad, key).expect_err("refused by map");
+        let loaded = load(bad, key).expect_err("refused by load");
+        let message = mapped.to_string();
+        assert!(message.contains(&bad.display().to_string()), "{message}");
+        assert_eq!(message, loaded.to_string());
+        assert_eq!(mapped.damage(), loaded.damage());
+        mapped.damage().cloned()
+    }
+
+    #[test]
+    fn mapped_values_are_the_loaded_ones() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let (path, key, bytes) = small_table(dir.path());
+        let mapped = map(&path, key).expect("a good file");
+        let loaded = load(&path, key).expect("a good file");
+        assert_eq!(mapped.values(), loaded.as_slice());
+        assert_eq!(mapped.path(), path.as_path());
+        let raw: Vec<i8> = bytes[HEADER_LEN..].iter().map(|&b| b as i8).collect();
+        assert_eq!(mapped.values(), raw.as_slice());
+        // A clone shares the mapping.
+        let clone = mapped.clone();
+        assert_eq!(clone.values().as_ptr(), mapped.values().as_ptr());
+    }
+
+    #[test]
+    fn map_refuses_every_flipped_byte() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let (_, key, good) = small_table(dir.path());
+        let bad = dir.path().join("flipped.tb");
+        for at in 0..good.len() {
+            for mask in [0x01u8, 0x80] {
+                let mut bytes = good.clone();
+                bytes[at] ^= mask;
+                let damage = refused(&bad, key, &bytes);
+                assert!(damage.is_some(), "byte {at} ^ {mask:#x}");
+                if at >= 32 || (18..24).contains(&at) {
+                    assert_eq!(damage, Some(Damage::Checksum), "byte {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn map_refuses_truncated_and_overlong_files() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let (_, key, good) = small_table(dir.path());
+        let bad = dir.path().join("short.tb");
+        assert_eq!(refused(&bad, key, &[]), Some(Damage::Magic));
+        assert_eq!(refused(&bad, key, &good[..5]), Some(Damage::Magic));
+        assert_eq!(
+            refused(&bad, key, &good[..10]),
+            Some(Damage::NoHeader { bytes: 10 })
+        );
+        assert_eq!(
+            refused(&bad, key, &good[..HEADER_LEN - 1]),
+            Some(Damage::NoHeader {
+                bytes: HEADER_LEN as u64 - 1
+            })
+        );
+        let expected = key.entries();
+        for cut in [HEADER_LEN, good.len() - 1] {
+            assert_eq!(
+                refused(&bad, key, &good[..cut]),
+                Some(Damage::Length {
+                    found: (cut - HEADER_LEN) as u64,
+                    expected
+                })
+            );
+        }
+        let mut long = good.clone();
+        long.push(0);
+        assert_eq!(
+            refused(&bad, key, &long),
+            Some(Damage::Length {
+                found: expected + 1,
+                expected
+            })
+        );
+    }
+
+    #[test]
+    fn map_refuses_another_table_and_what_is_not_a_file() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let (path, key, _) = small_table(dir.path());
+        let other = TableKey { seeds: 8, ..key };
+        let err = map(&path, other).expect_err("another layer");
+        assert!(
+            matches!(err.damage(), Some(Damage::Mismatch { .. })),
+            "{err}"
+        );
+        assert!(err.to_string().contains(&path.display().to_string()));
+        assert!(err
+            .to_string()
+            .contains("hoyito solve --variant ii --holes 3 --max-seeds 8"));
+        let missing = dir.path().join("missing.tb");
+        let err = map(&missing, key).expect_err("no file");
+        assert!(matches!(err, TableError::Read { .. }), "{err}");
+        assert!(err.to_string().contains("missing.tb"), "{err}");
+        let err = map(dir.path(), key).expect_err("a directory");
+        assert!(matches!(err, TableError::Read { .. }), "{err}");
+    }
 }

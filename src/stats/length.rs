@@ -29,12 +29,25 @@ pub struct EndingCounts {
     /// `summary.json` when 0, as in every run without external agents.
     #[serde(skip_serializing_if = "is_zero")]
     pub forfeit: u64,
+    /// Adjudicated by the endgame tables (`[adjudication] tablebase`): the
+    /// result is perfect play's from there. Left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tablebase: u64,
+    /// Adjudicated as decided (`[adjudication] decided`): the winner is
+    /// exact, the margin a lower bound. Left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub decided: u64,
 }
 
 impl EndingCounts {
     /// Games counted.
     pub fn games(&self) -> u64 {
-        self.normal + self.repetition + self.no_capture_limit + self.forfeit
+        self.normal
+            + self.repetition
+            + self.no_capture_limit
+            + self.forfeit
+            + self.tablebase
+            + self.decided
     }
 
     /// Games settled by a stall rule: repetition or the no-capture limit.
@@ -58,6 +71,8 @@ impl EndingCounts {
             | Ending::ForfeitTimeout
             | Ending::ForfeitProtocol
             | Ending::ForfeitIllegal => self.forfeit += 1,
+            Ending::Tablebase => self.tablebase += 1,
+            Ending::Decided => self.decided += 1,
         }
     }
 }
@@ -68,6 +83,8 @@ impl AddAssign for EndingCounts {
         self.repetition += other.repetition;
         self.no_capture_limit += other.no_capture_limit;
         self.forfeit += other.forfeit;
+        self.tablebase += other.tablebase;
+        self.decided += other.decided;
     }
 }
 

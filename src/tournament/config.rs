@@ -19,6 +19,7 @@ use crate::agents::{AgentSpec, Roster, RosterError};
 pub use crate::openings::Openings;
 use crate::rules::{LastFour, Leftover, Rules, StallRules, Variant};
 use crate::stats::SprtConfig;
+use crate::tournament::adjudication::AdjudicationConfig;
 
 mod check;
 mod holes_range;
@@ -93,6 +94,10 @@ pub struct Experiment {
     /// What is recorded besides `games.csv`.
     #[serde(default)]
     pub record: RecordConfig,
+    /// `[adjudication]`: end games whose result is known (endgame tables,
+    /// or one side past half of all seeds); off by default.
+    #[serde(default, skip_serializing_if = "is_off")]
+    pub adjudication: AdjudicationConfig,
     /// `[sprt]`: stop a two-agent experiment on one setting as soon as a
     /// sequential probability ratio test decides; `games` is then the cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,6 +132,11 @@ pub struct RulesConfig {
     /// `experiment.toml` when 1, so that older run directories still match.
     #[serde(skip_serializing_if = "is_one")]
     pub rounds: u32,
+}
+
+/// Whether no adjudication is asked for (left out of a saved experiment).
+fn is_off(config: &AdjudicationConfig) -> bool {
+    *config == AdjudicationConfig::default()
 }
 
 /// Whether a count is 1 (the default left out of a saved experiment).
@@ -297,6 +307,20 @@ impl Experiment {
                     .get(name)
                     .expect("resolve_agents gave every agent a spec");
                 (name.clone(), spec.clone())
+            })
+            .collect()
+    }
+
+    /// The rules of every board played, variant by variant, in schedule order.
+    pub fn boards(&self) -> Vec<Rules> {
+        self.rules
+            .variants
+            .iter()
+            .flat_map(|&v| {
+                self.rules
+                    .holes
+                    .iter()
+                    .map(move |&h| self.rules_for(v, h as u8))
             })
             .collect()
     }

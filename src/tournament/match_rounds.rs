@@ -56,7 +56,8 @@ impl MatchMemory {
                 let previous_id = game_id - 2;
                 let earlier = self.prepare(schedule, lineup, previous_id)?;
                 let opening = schedule.opening(&earlier);
-                let game = play_scheduled(&earlier, opening, lineup, |_, _| {})?;
+                // Experiments in rounds are never adjudicated (refused by the check).
+                let game = play_scheduled(&earlier, opening, lineup, None, |_, _| {})?;
                 let outcome = game.outcome().expect("a played game is over");
                 self.record(schedule, &earlier, outcome);
                 outcome

@@ -2,6 +2,7 @@
 //! parallel, streamed to `games.csv` (and every game's moves to `moves.csv`),
 //! replayed and exported from those records.
 
+pub mod adjudication;
 mod config;
 mod game_row;
 mod lineup;
@@ -28,6 +29,7 @@ mod shard_manifest;
 mod sprt_watch;
 mod timings;
 
+pub use adjudication::{AdjudicationConfig, AdjudicationError, Adjudicator, TableResults, Verdict};
 pub use config::{
     check_regular_file, ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig,
     TomlPlace, TournamentConfig, DEFAULT_CONFIG, DEFAULT_CONFIG_NAME, MAX_ROUNDS, MAX_THREADS,

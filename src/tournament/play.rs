@@ -17,6 +17,7 @@ use crate::moves::Move;
 use crate::play::PlayError;
 use crate::side::{BySide, Side};
 
+use super::adjudication::Adjudicator;
 use super::game_row::{GameRow, Winner};
 use super::lineup::{Lineup, SeatError};
 use super::moves_hash::MovesHash;
@@ -43,14 +44,18 @@ pub struct GameFailure {
 /// opening included. An agent that forfeits (an external process that
 /// crashed, hung, broke the protocol or named an illegal move) ends the game
 /// there: [`Game::forfeit`] gives it to the other seat, with the captures as
-/// they stand and a `forfeit-*` ending.
+/// they stand and a `forfeit-*` ending. With an `adjudicator`, before each
+/// move an agent would make the game may end by adjudication instead
+/// (`crate::tournament::adjudication`); two random seats then play move by
+/// move too.
 pub fn play_scheduled(
     scheduled: &ScheduledGame,
     opening: Opening<'_>,
     lineup: &Lineup,
+    adjudicator: Option<&Adjudicator>,
     on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
-    play_measured(scheduled, opening, lineup, None, on_move)
+    play_measured(scheduled, opening, lineup, adjudicator, None, on_move)
 }
 
 /// As [`play_scheduled`], and counts the game's design measures in
@@ -61,6 +66,7 @@ pub fn play_measured(
     scheduled: &ScheduledGame,
     opening: Opening<'_>,
     lineup: &Lineup,
+    adjudicator: Option<&Adjudicator>,
     mut measures: Option<&mut MeasureRecorder>,
     mut on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
@@ -102,7 +108,7 @@ pub fn play_measured(
         seats[side].new_game(&rules);
     }
     let mut failure = None;
-    if seats.south.is_random() && seats.north.is_random() {
+    if seats.south.is_random() && seats.north.is_random() && adjudicator.is_none() {
         // Random self-play, the harness's benchmark: no seat to ask or tell.
         play_randomly(
             &mut game,
@@ -113,6 +119,11 @@ pub fn play_measured(
         );
     }
     while !game.is_over() {
+        // Adjudication ends the game before a move whose result is known.
+        if let Some(verdict) = adjudicator.and_then(|a| a.verdict(&game)) {
+            game.adjudicate(verdict.ending, verdict.scores);
+            break;
+        }
         let side = game.position().side_to_move();
         let mv = match seats[side].play(&mut game, &mut rng) {
             Ok(mv) => mv,

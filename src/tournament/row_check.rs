@@ -95,7 +95,13 @@ pub fn check_rules(row: &GameRow) -> Result<(), RowProblem> {
         | Ending::ForfeitCrash
         | Ending::ForfeitTimeout
         | Ending::ForfeitProtocol
-        | Ending::ForfeitIllegal => captured <= in_play,
+        | Ending::ForfeitIllegal
+        | Ending::Tablebase => captured <= in_play,
+        // The winner had more than half of all seeds.
+        Ending::Decided => {
+            captured <= in_play
+                && 2 * u32::from(row.south_captures.max(row.north_captures)) > in_play
+        }
     };
     if !fits {
         return Err(problem(
@@ -107,6 +113,9 @@ pub fn check_rules(row: &GameRow) -> Result<(), RowProblem> {
                 row.ending,
                 match row.ending {
                     Ending::Normal => "a normal ending takes every seed",
+                    Ending::Decided if captured <= in_play => {
+                        "a decided game's winner holds more than half of all seeds"
+                    }
                     _ => "more seeds than were in play",
                 }
             ),
@@ -316,6 +325,42 @@ fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(),
     // A forfeit ends the game where it stands: the side to move lost.
     if let Some(reason) = row.ending.forfeit_reason() {
         game.forfeit(reason);
+    }
+    // An adjudicated game ends where its moves stop, with the row's scores
+    // if they can be the adjudication's: decided, the captures as they
+    // stand, a side past half of all seeds; by the tables, the captures so
+    // far plus the seeds left (all of them, or all but one), shared. Which
+    // share is exact only the tables say (`hoyito replay` checks it).
+    if matches!(row.ending, Ending::Tablebase | Ending::Decided) && !game.is_over() {
+        let pos = *game.position();
+        let now = pos.captures();
+        let scores = crate::side::BySide {
+            south: row.south_captures,
+            north: row.north_captures,
+        };
+        let left = pos.seeds_on_board();
+        let added = |side: Side| i64::from(scores[side]) - i64::from(now[side]);
+        let total = 2 * u32::from(row.holes) * u32::from(row.seeds);
+        let fits = match row.ending {
+            Ending::Decided => scores == now && 2 * u32::from(now.south.max(now.north)) > total,
+            _ => {
+                let shared = added(Side::South) + added(Side::North);
+                added(Side::South) >= 0
+                    && added(Side::North) >= 0
+                    && (shared == i64::from(left) || shared + 1 == i64::from(left))
+            }
+        };
+        if !fits {
+            return Err(problem(
+                "south_captures",
+                format!(
+                    "{}-{} ending `{}`, but the game's moves stop at {}-{} with {left} seeds \
+                     left, which that adjudication cannot give",
+                    row.south_captures, row.north_captures, row.ending, now.south, now.north
+                ),
+            ));
+        }
+        game.adjudicate(row.ending, scores);
     }
     let Some(outcome) = game.outcome() else {
         return Err(problem(

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use super::adjudication::Adjudicator;
 use super::game_row::GameRow;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
@@ -60,6 +61,8 @@ pub struct Work<'a> {
     pub schedule: &'a Schedule,
     /// Its agents.
     pub lineup: &'a Lineup,
+    /// Its adjudication, when the experiment asks for one.
+    pub adjudicator: Option<&'a Adjudicator>,
 }
 
 /// Where the rows of a run go, each flushed after every chunk.
@@ -116,12 +119,31 @@ impl Chunk {
 }
 
 /// Games per chunk: big for cheap random games (little overhead per chunk),
-/// small for real agents (fine-grained progress and little lost on a kill).
+/// one for real agents. A real agent's games vary a hundredfold in length
+/// (a 200-ply stalled game of the champion beside a 30-ply win), and a
+/// chunk is played by one worker: with chunks of 8, the last chunks of a
+/// run kept one core busy for minutes while the other had nothing left to
+/// take (issue 37). With one game per chunk no core idles while a game is
+/// still unstarted; the rows are still written in id order.
 pub fn chunk_size(lineup: &Lineup) -> u64 {
     if lineup.all_random() {
         512
     } else {
-        8
+        1
+    }
+}
+
+/// Chunks played or queued ahead of the next one to write, per thread: the
+/// reorder buffer's bound. Real agents' chunks are single games whose rows
+/// take about a kilobyte, so 256 a thread lets the other cores run on far
+/// past one slow game (a slow game must be 256 times as long as the others
+/// before a core waits) for a few hundred kilobytes held; random chunks are
+/// 512 games, and 16 a thread keep the buffer as small.
+fn window_per_thread(chunk: u64) -> u64 {
+    if chunk <= 2 {
+        256
+    } else {
+        16
     }
 }
 
@@ -215,7 +237,7 @@ pub fn run_games<'a>(
     let mut ids: GameIds<'a> = ids.into();
     let total = ids.len();
     let mut exhausted = false;
-    let window = 16 * pool.current_num_threads() as u64;
+    let window = window_per_thread(chunk) * pool.current_num_threads() as u64;
     let (tx, rx) = mpsc::channel::<(u64, Result<Chunk, GameFailure>)>();
     let mut outcome = RunOutcome::default();
     // The failure of the lowest chunk, so that the error does not depend on timing.
@@ -415,9 +437,14 @@ fn play_chunk(
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
         let mut hasher = MovesHasher::new();
-        let game = play_measured(&scheduled, opening, work.lineup, measures, |_, mv| {
-            hasher.push(mv)
-        })?;
+        let game = play_measured(
+            &scheduled,
+            opening,
+            work.lineup,
+            work.adjudicator,
+            measures,
+            |_, mv| hasher.push(mv),
+        )?;
         let hash = hasher.finish();
         fill_row_hashed(
             &mut row,

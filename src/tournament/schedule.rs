@@ -134,18 +134,7 @@ pub struct Schedule {
 impl Schedule {
     /// The schedule of a checked experiment (`games` rounded up to pairs).
     pub fn new(experiment: &Experiment) -> Schedule {
-        let boards = experiment
-            .rules
-            .variants
-            .iter()
-            .flat_map(|&v| {
-                experiment
-                    .rules
-                    .holes
-                    .iter()
-                    .map(move |&h| experiment.rules_for(v, h as u8))
-            })
-            .collect::<Vec<Rules>>();
+        let boards = experiment.boards();
         let books = boards
             .iter()
             .map(|rules| experiment.openings.book_plies(rules))

@@ -240,6 +240,14 @@ fn ending_words(ending: Ending) -> String {
         Ending::ForfeitTimeout => "the side to move forfeited: its agent ran out of time",
         Ending::ForfeitProtocol => "the side to move forfeited: its agent broke the protocol",
         Ending::ForfeitIllegal => "the side to move forfeited: its agent named an illegal move",
+        Ending::Tablebase => {
+            "adjudicated by the endgame tables: the rest of the game is perfect play's, \
+             its captures credited so that the margin is the tables' exact value"
+        }
+        Ending::Decided => {
+            "adjudicated as decided: one side had captured more than half of all seeds; \
+             the margin is a lower bound"
+        }
     };
     format!("{} ({how})", ending.name())
 }

@@ -115,6 +115,7 @@ impl Experiment {
             let result = self.check_sprt(config, &invalid);
             problems.note(result);
         }
+        self.check_adjudication(&mut problems);
         // A name that is not usable was named above, and would break the line.
         for (name, spec) in self
             .roster
@@ -130,6 +131,46 @@ impl Experiment {
             0 => Ok(()),
             1 => Err(list.remove(0)),
             _ => Err(ConfigError::Several(list)),
+        }
+    }
+
+    /// `[adjudication]`: table options only with tables, and no adjudication
+    /// of matches in rounds (a round's result sets up the next one, and the
+    /// rounds are replayed from their records on resume).
+    fn check_adjudication(&self, problems: &mut Problems<'_>) {
+        let a = &self.adjudication;
+        if a.tablebase.is_none() {
+            if let Some(seeds) = a.tablebase_seeds {
+                problems.add(
+                    "adjudication.tablebase_seeds",
+                    format!("{seeds}: no tables to use; give `tablebase = \"DIR\"` too"),
+                );
+            }
+            if a.tablebase_results != crate::tournament::TableResults::All {
+                problems.add(
+                    "adjudication.tablebase_results",
+                    "\"decided\": no tables to use; give `tablebase = \"DIR\"` too".into(),
+                );
+            }
+        }
+        if a.tablebase
+            .as_ref()
+            .is_some_and(|d| d.as_os_str().is_empty())
+        {
+            problems.add(
+                "adjudication.tablebase",
+                "an empty path: give the directory of the tables".into(),
+            );
+        }
+        if a.is_on() && self.rules.rounds > 1 {
+            problems.add(
+                "adjudication",
+                format!(
+                    "matches of {} rounds are not adjudicated: remove [adjudication] or \
+                     play single games (rounds = 1)",
+                    self.rules.rounds
+                ),
+            );
         }
     }
 

@@ -24,7 +24,7 @@ fn game_one(e: &Experiment) -> (GameRow, Vec<Move>) {
     let lineup = Lineup::new(e.agent_specs());
     let game = schedule.game(1);
     let opening = schedule.opening(&game);
-    let played = play_scheduled(&game, opening, &lineup, |_, _| {}).unwrap();
+    let played = play_scheduled(&game, opening, &lineup, None, |_, _| {}).unwrap();
     let mut row = crate::tournament::empty_row();
     fill_row(&mut row, &game, opening.plies(), &lineup, &played);
     (row, played.moves().to_vec())

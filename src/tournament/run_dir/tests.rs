@@ -34,7 +34,7 @@ fn played(id: u64) -> (String, String) {
     let lineup = Lineup::new(e.agent_specs());
     let game = schedule.game(id);
     let opening = schedule.opening(&game);
-    let finished = play_scheduled(&game, opening, &lineup, |_, _| {}).unwrap();
+    let finished = play_scheduled(&game, opening, &lineup, None, |_, _| {}).unwrap();
     let mut row = empty_row();
     fill_row(&mut row, &game, opening.plies(), &lineup, &finished);
     let mut writer = csv::WriterBuilder::new()

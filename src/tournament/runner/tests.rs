@@ -28,6 +28,7 @@ fn run_both(
     let work = Work {
         schedule: &schedule,
         lineup,
+        adjudicator: None,
     };
     let (mut games, mut moves) = (Vec::new(), Vec::new());
     let sinks = RecordSinks {
@@ -45,6 +46,7 @@ fn run(e: &Experiment, lineup: &Lineup, ids: Range<u64>, threads: usize) -> Vec<
     let work = Work {
         schedule: &schedule,
         lineup,
+        adjudicator: None,
     };
     let mut out = Vec::new();
     let sinks = RecordSinks {
@@ -113,7 +115,7 @@ fn real_agents_play_in_small_chunks_and_match_across_threads() {
     e.tournament.format = crate::tournament::config::Format::RoundRobin;
     e.roster.insert("greedy".into(), AgentSpec::Greedy);
     let lineup = Lineup::new(e.agent_specs());
-    assert_eq!(chunk_size(&lineup), 8);
+    assert_eq!(chunk_size(&lineup), 1);
     assert_eq!(run(&e, &lineup, 0..8, 1), run(&e, &lineup, 0..8, 2));
 }
 
@@ -144,6 +146,7 @@ fn a_write_error_stops_the_run_without_hanging() {
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
+        adjudicator: None,
     };
     let mut written = 0;
     let mut failing = Failing { left: 100_000 };

@@ -1,0 +1,339 @@
+//! Adjudication (issue 37): games ended by the endgame tables or as decided.
+//! Every adjudicated game of a run is replayed from its record and its result
+//! compared with the exact one from the tables; the adjudication happens at
+//! the first move an agent would make once it applies, never earlier and
+//! never later; runs are byte-identical for any thread count; bad tables
+//! stop a run before its first game.
+
+use std::path::Path;
+
+use hoyito::solver::Tablebase;
+use hoyito::tournament::adjudication::perfect_scores;
+use hoyito::{Game, Move, Position, Rules, Variant};
+
+use crate::common::{hoyito, run_ok, s};
+
+/// II 2x4 tables up to 16 seeds (about 0.1 s to build).
+fn build_tables(dir: &Path) {
+    run_ok(&[
+        "solve",
+        "--variant",
+        "ii",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "16",
+        "--only-needed",
+        "--tables",
+        s(dir),
+    ]);
+}
+
+fn experiment(name: &str, adjudication: &str) -> String {
+    format!(
+        "name = \"{name}\"\nseed = 7\ngames = 40\nthreads = 1\n\
+         [rules]\nvariants = [\"ii\"]\nholes = [4]\n\
+         [openings]\nrandom_plies = 2\n\
+         [tournament]\nformat = \"round-robin\"\nagents = [\"random\", \"greedy\", \"alphabeta-d4\"]\n\
+         self_play = true\n\
+         [adjudication]\n{adjudication}\n"
+    )
+}
+
+fn run(dir: &Path, name: &str, adjudication: &str, threads: &str) -> std::path::PathBuf {
+    let config = dir.join(format!("{name}.toml"));
+    std::fs::write(&config, experiment(name, adjudication)).expect("write the config");
+    let out = dir.join(format!("{name}-{threads}"));
+    run_ok(&[
+        "run",
+        s(&config),
+        "--out",
+        s(&out),
+        "--threads",
+        threads,
+        "--report-every",
+        "0",
+    ]);
+    out
+}
+
+/// (ending, south, north, plies, moves) of every game of a run.
+fn games(out: &Path) -> Vec<(String, u8, u8, u32, Vec<Move>)> {
+    let games = std::fs::read_to_string(out.join("games.csv")).expect("games.csv");
+    let moves = std::fs::read_to_string(out.join("moves.csv")).expect("moves.csv");
+    games
+        .lines()
+        .skip(1)
+        .zip(moves.lines().skip(1))
+        .map(|(g, m)| {
+            let f: Vec<&str> = g.split(',').collect();
+            let plies: Vec<Move> = m
+                .split_once(',')
+                .expect("id,moves")
+                .1
+                .split_whitespace()
+                .map(|t| t.parse().expect("a move"))
+                .collect();
+            (
+                f[13].to_string(),
+                f[10].parse().expect("south"),
+                f[11].parse().expect("north"),
+                f[12].parse().expect("plies"),
+                plies,
+            )
+        })
+        .collect()
+}
+
+fn rules() -> Rules {
+    Rules::new(Variant::Ii).with_board(4, 4).expect("a board")
+}
+
+/// The positions of a game: the start, then after every ply.
+fn positions(moves: &[Move]) -> Vec<Position> {
+    let mut game = Game::new(rules());
+    let mut out = vec![*game.position()];
+    for &mv in moves {
+        game.play(mv).expect("a recorded move replays");
+        out.push(*game.position());
+    }
+    assert!(
+        !game.is_over(),
+        "an adjudicated game is not over by the rules"
+    );
+    out
+}
+
+#[test]
+fn every_adjudicated_game_has_the_tables_exact_result() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let tables = dir.path().join("tables");
+    build_tables(&tables);
+    let adjudication = format!("tablebase = \"{}\"", s(&tables));
+    let one = run(dir.path(), "tb", &adjudication, "1");
+    let two = run(dir.path(), "tb", &adjudication, "2");
+    for file in ["games.csv", "moves.csv", "metrics.csv"] {
+        assert_eq!(
+            std::fs::read(one.join(file)).expect("read"),
+            std::fs::read(two.join(file)).expect("read"),
+            "{file} differs between 1 and 2 threads"
+        );
+    }
+    let mut tb = Tablebase::new(Variant::Ii, 4).expect("a board");
+    tb.ensure(16, Some(&tables), &|_| {})
+        .expect("the tables load");
+    let played = games(&one);
+    let mut adjudicated = 0;
+    for (ending, south, north, plies, moves) in &played {
+        assert_ne!(
+            ending, "normal",
+            "a 2x4 game ends by the tables before its last seeds"
+        );
+        if ending != "tablebase" {
+            continue;
+        }
+        adjudicated += 1;
+        assert_eq!(*plies as usize, moves.len());
+        let line = positions(moves);
+        let end = line.last().expect("a position");
+        assert!(end.seeds_on_board() <= 16);
+        let value = tb.value(end).expect("the tables cover it") as i32;
+        let scores = perfect_scores(end, value);
+        assert_eq!((scores.south, scores.north), (*south, *north), "{moves:?}");
+        // The perfect-play result from there: South's margin.
+        let now = end.captures();
+        let margin = now.south as i32 - now.north as i32
+            + if end.side_to_move() == hoyito::Side::South {
+                value
+            } else {
+                -value
+            };
+        assert_eq!(margin, *south as i32 - *north as i32);
+        // Never earlier: every position an agent moved from held more seeds.
+        for pos in &line[2..line.len() - 1] {
+            assert!(pos.seeds_on_board() > 16, "{moves:?} could end earlier");
+        }
+    }
+    assert!(
+        adjudicated >= 100,
+        "only {adjudicated} of {} adjudicated",
+        played.len()
+    );
+    // The replay finds the same ending at the same ply.
+    let replay = run_ok(&["replay", s(&one), "0"]);
+    let _ = replay;
+    let out = hoyito(&["replay", s(&one), "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("adjudicated after ply"), "{text}");
+    assert!(text.contains("matches the row of games.csv"), "{text}");
+    // The report says that games were adjudicated.
+    let report = std::fs::read_to_string(one.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("Games were ended by adjudication"),
+        "{report}"
+    );
+}
+
+#[test]
+fn decided_only_tables_play_drawn_positions_on() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let tables = dir.path().join("tables");
+    build_tables(&tables);
+    let adjudication = format!(
+        "tablebase = \"{}\"\ntablebase_results = \"decided\"",
+        s(&tables)
+    );
+    let out = run(dir.path(), "wl", &adjudication, "1");
+    let mut tb = Tablebase::new(Variant::Ii, 4).expect("a board");
+    tb.ensure(16, Some(&tables), &|_| {})
+        .expect("the tables load");
+    let mut played_on = 0;
+    for (ending, south, north, _, moves) in games(&out) {
+        let line = positions_or_end(&moves);
+        if ending == "tablebase" {
+            assert_ne!(south, north, "a drawn result is never adjudicated");
+        }
+        // A position the tables draw was played on.
+        played_on += line[2..]
+            .iter()
+            .filter(|p| p.seeds_on_board() <= 16 && !p.is_over())
+            .filter(|p| {
+                let v = tb.value(p).expect("covered") as i32;
+                let scores = perfect_scores(p, v);
+                scores.south == scores.north
+            })
+            .count();
+    }
+    assert!(played_on > 0, "no drawn position was played on");
+}
+
+/// The positions of a game that may have ended by the rules.
+fn positions_or_end(moves: &[Move]) -> Vec<Position> {
+    let mut game = Game::new(rules());
+    let mut out = vec![*game.position()];
+    for &mv in moves {
+        game.play(mv).expect("a recorded move replays");
+        out.push(*game.position());
+    }
+    out
+}
+
+#[test]
+fn decided_games_end_once_a_side_holds_more_than_half() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = run(dir.path(), "decided", "decided = true", "1");
+    let mut decided = 0;
+    for (ending, south, north, _, moves) in games(&out) {
+        let line = positions_or_end(&moves);
+        // Never later than needed: no earlier position an agent moved from
+        // had a side past 16 of the 32 seeds.
+        for pos in &line[2..line.len() - 1] {
+            let c = pos.captures();
+            assert!(c.south <= 16 && c.north <= 16, "{moves:?}");
+        }
+        if ending == "decided" {
+            decided += 1;
+            let end = line.last().expect("a position");
+            assert_eq!((end.captures().south, end.captures().north), (south, north));
+            assert!(south.max(north) > 16);
+        }
+    }
+    assert!(decided > 0);
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(report.contains("lower bounds"), "{report}");
+}
+
+#[test]
+fn missing_or_damaged_tables_stop_the_run_before_its_first_game() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let tables = dir.path().join("tables");
+    // No tables at all.
+    let config = dir.path().join("none.toml");
+    std::fs::write(
+        &config,
+        experiment("none", &format!("tablebase = \"{}\"", s(&tables))),
+    )
+    .expect("write");
+    let out = dir.path().join("none-out");
+    let run = hoyito(&["run", s(&config), "--out", s(&out)]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("[adjudication]") && err.contains("hoyito solve"),
+        "{err}"
+    );
+    assert!(!out.join("games.csv").exists());
+    // A layer asked for that is not there.
+    build_tables(&tables);
+    let config = dir.path().join("high.toml");
+    std::fs::write(
+        &config,
+        experiment(
+            "high",
+            &format!("tablebase = \"{}\"\ntablebase_seeds = 20", s(&tables)),
+        ),
+    )
+    .expect("write");
+    let run = hoyito(&["run", s(&config), "--out", s(&dir.path().join("high-out"))]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("020"), "the missing layer is named: {err}");
+    // A damaged table.
+    let file = std::fs::read_dir(&tables)
+        .expect("the tables")
+        .map(|e| e.expect("an entry").path())
+        .find(|p| p.to_string_lossy().ends_with("016.tb"))
+        .expect("layer 16");
+    let mut bytes = std::fs::read(&file).expect("read");
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&file, bytes).expect("write");
+    let config = dir.path().join("bad.toml");
+    std::fs::write(
+        &config,
+        experiment("bad", &format!("tablebase = \"{}\"", s(&tables))),
+    )
+    .expect("write");
+    let out = dir.path().join("bad-out");
+    let run = hoyito(&["run", s(&config), "--out", s(&out)]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("016.tb"), "the damaged file is named: {err}");
+    assert!(!out.join("games.csv").exists());
+}
+
+#[test]
+fn adjudication_options_need_their_tables_and_single_games() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = dir.path().join("opts.toml");
+    let text = experiment(
+        "opts",
+        "tablebase_seeds = 8\ntablebase_results = \"decided\"",
+    )
+    .replace("[rules]\n", "[rules]\nrounds = 3\n")
+    .replace("[\"ii\"]", "[\"iii\"]");
+    std::fs::write(&config, text).expect("write");
+    let run = hoyito(&["run", s(&config), "--out", s(&dir.path().join("o"))]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    for key in [
+        "adjudication.tablebase_seeds",
+        "adjudication.tablebase_results",
+    ] {
+        assert!(err.contains(key), "{key} not named: {err}");
+    }
+    let config = dir.path().join("rounds.toml");
+    let text = experiment("rounds", "decided = true")
+        .replace("[rules]\n", "[rules]\nrounds = 3\n")
+        .replace("[\"ii\"]", "[\"iii\"]");
+    std::fs::write(&config, text).expect("write");
+    let run = hoyito(&["run", s(&config), "--out", s(&dir.path().join("r"))]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("rounds are not adjudicated"), "{err}");
+}
