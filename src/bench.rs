@@ -42,6 +42,9 @@ pub enum BenchError {
     /// The harness failed.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The champion's endgame tables could not be built.
+    #[error("cannot build the champion's tables: {0}")]
+    Tables(String),
     /// The adjudication tables could not be opened.
     #[error(transparent)]
     Adjudication(#[from] crate::tournament::AdjudicationError),
@@ -181,6 +184,16 @@ pub fn champion_games(
         unreachable!("the bench's roster is given in its experiment")
     })?;
     let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())?;
+    // The champion's endgame tables are built here, before the games, as a
+    // run builds them (`prepare_tables`): built lazily inside the one-thread
+    // worker pool, the first game waited forever (seen 2026-12-03, not yet
+    // understood; see the issue 37 note).
+    for rules in experiment.boards() {
+        for (_, spec) in experiment.agent_specs() {
+            crate::agents::prepare_tables(&spec, &rules)
+                .map_err(|e| BenchError::Tables(e.to_string()))?;
+        }
+    }
     let schedule = Schedule::new(&experiment);
     let lineup = Lineup::new(experiment.agent_specs());
     let work = Work {
