@@ -21,6 +21,7 @@ mod cli;
 mod external;
 mod hardening_config;
 mod hardening_data;
+mod hardening_issue39;
 mod hardening_solver;
 mod harness;
 mod html;

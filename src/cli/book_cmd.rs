@@ -3,12 +3,21 @@
 //! The flags are turned into a [`BookRequest`]; the file's header records the
 //! command (without `--out`, so that a book rebuilt elsewhere can be compared
 //! byte for byte), and the same command and seed write the same bytes.
+//!
+//! The book is written as `tune` writes its agent file: an existing `--out`
+//! is refused unless `--force`, a symbolic link is never written through,
+//! and the bytes go to a temporary file beside it (`.NAME.tmp`), are synced,
+//! and renamed over it, so that a full disk or a kill leaves the old book
+//! whole, never a truncated one.
 
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::openings::{generate_book, BookRequest};
+use hoyito::tournament::{is_symlink, write_atomic};
 use hoyito::{check_board, Roster, Variant};
 
 use super::progress::counting_bar;
@@ -54,6 +63,9 @@ pub struct BookArgs {
     /// The book file to write.
     #[arg(long)]
     out: PathBuf,
+    /// Overwrite --out if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// The command line as the header records it.
@@ -76,9 +88,72 @@ fn command_line(args: &BookArgs) -> String {
     line
 }
 
+/// Refuses an `--out` that must not be written: a symbolic link (even with
+/// `--force`: the rename would replace the link, not write its target, which
+/// is not what was asked), a directory, or an existing file without `--force`.
+fn check_out(out: &Path, force: bool) -> Result<()> {
+    if is_symlink(out) {
+        bail!(
+            "{} is a symbolic link: book does not write through links; remove it or choose \
+             another --out",
+            out.display()
+        );
+    }
+    if out.is_dir() {
+        bail!(
+            "--out {}: is a directory: name the book file",
+            out.display()
+        );
+    }
+    if out.exists() && !force {
+        bail!(
+            "{} exists: choose another --out or pass --force to overwrite it",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes `text` to `out` through `.NAME.tmp` beside it and a rename (see the
+/// module's notes); a failure removes the temporary file and leaves `out` as
+/// it was.
+fn write_book(out: &Path, text: &str) -> Result<()> {
+    let name = out
+        .file_name()
+        .with_context(|| format!("--out {}: not a file name", out.display()))?;
+    let mut tmp_name = OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(".tmp");
+    let tmp = out.with_file_name(tmp_name);
+    if let Err(err) = write_atomic(&tmp, out, text.as_bytes()) {
+        if !tmp.is_dir() {
+            let _ = fs::remove_file(&tmp);
+        }
+        return Err(err).with_context(|| {
+            format!(
+                "cannot write {} (through {}); it is left as it was",
+                out.display(),
+                tmp.display()
+            )
+        });
+    }
+    // The rename reaches the disk with its directory; the book is in place
+    // either way, so a failure here is not reported.
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
 /// Runs `hoyito book`.
 pub fn book(args: BookArgs) -> Result<()> {
     check_board(args.holes, args.seeds)?;
+    // Before the minutes of search, and again before the write.
+    check_out(&args.out, args.force)?;
     let roster = Roster::load(&args.agents_dir)?;
     let spec = roster.get(&args.agent)?.spec.clone();
     let request = BookRequest {
@@ -102,8 +177,8 @@ pub fn book(args: BookArgs) -> Result<()> {
     });
     bar.finish_and_clear();
     let book = book?;
-    std::fs::write(&args.out, book.to_text())
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    check_out(&args.out, args.force)?;
+    write_book(&args.out, &book.to_text())?;
     eprintln!(
         "{} positions after {} random plies within ±{} seeds by {}",
         book.entries.len(),

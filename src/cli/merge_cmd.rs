@@ -18,14 +18,16 @@ pub struct MergeArgs {
     /// The shard directories, every K of 0..N once, in any order (a shell glob will do).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// Replace the results in a non-empty output directory.
+    /// Replace the results in a non-empty output directory (the directory is
+    /// swapped whole for the merged one; files of your own in it are kept).
     #[arg(long)]
     force: bool,
 }
 
 /// Runs `hoyito merge`.
 pub fn merge(args: MergeArgs) -> Result<()> {
-    let merged = merge_shards(&args.out, &args.dirs, args.force, |staging| {
+    let mut note = |line: String| eprintln!("note: {line}");
+    let merged = merge_shards(&args.out, &args.dirs, args.force, &mut note, |staging| {
         write_report_from_csv(staging, None).map(|_| ())
     })?;
     if let Some(code) = &merged.other_code {

@@ -9,8 +9,29 @@
 //! (see [`super::shard`]), so the k-way merge by game id takes each next row
 //! from the shard that must hold it, checking its id, one line at a time;
 //! memory does not grow with the games. Everything is written into a staging
-//! directory beside the output and moved into place only at the end: a
-//! failure leaves no half-written output.
+//! directory beside the output, `.OUT.merging`, and moved into place only at
+//! the end, whole: a failure leaves no half-written output.
+//!
+//! `--force` over a used output swaps the directories, so that at every
+//! instant `OUT` is the whole old directory or the whole new one, never a mix
+//! (a merge killed halfway through replacing the results file by file left
+//! `OUT` with the old report and no `games.csv`). What `OUT` holds besides the
+//! results (notes of one's own) is linked into the staging directory first.
+//! Then, on Linux, one `renameat2(RENAME_EXCHANGE)` swaps `OUT` and the
+//! staging directory, which now holds the old results and is deleted. Where
+//! the file system cannot exchange, `OUT` is renamed aside to
+//! `.OUT.replaced`, the staging directory renamed to `OUT`, and the old one
+//! deleted: a merge stopped between the two renames leaves no `OUT`, but the
+//! whole old one aside. The next merge into `OUT` clears what a stopped merge
+//! left, and says so: the staging directory is deleted (unless a live merge
+//! holds its lock: then it is refused), and the aside one is renamed back to
+//! `OUT` when `OUT` is missing, else deleted. Neither is ever taken for
+//! results.
+//!
+//! Source: rename(2), Linux: "RENAME_EXCHANGE: Atomically exchange oldpath
+//! and newpath. Both pathnames must exist but may be of different types";
+//! "EINVAL: The filesystem does not support one of the flags in flags";
+//! POSIX.1-2008 rename(): a directory may replace an empty directory.
 //!
 //! `experiment.toml` is shard 0's (its `threads`, which changes no result,
 //! is the one shard 0 ran with). `timings.csv`, worker time per machine, is
@@ -26,7 +47,7 @@ use thiserror::Error;
 use super::config::{ConfigError, Experiment};
 use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::round_row::games_header;
-use super::run_dir::{remove_results, EXPERIMENT_FILE, GAMES_FILE};
+use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE, RESULTS};
 use super::run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 use super::safe_file::{create_new, is_symlink, open_read_no_follow};
 use super::schedule::Schedule;
@@ -158,6 +179,34 @@ pub enum MergeError {
     /// The caller's last step on the merged files (the report) failed.
     #[error(transparent)]
     Finish(Box<dyn std::error::Error + Send + Sync>),
+    /// The merged directory could not be moved into place, nor the old one
+    /// back.
+    #[error(
+        "{}: cannot move the merged directory into its place ({cause}), nor the old results \
+         back: they are whole in {}; the next merge into {} moves them back",
+        out.display(), aside.display(), out.display()
+    )]
+    Swap {
+        /// The output directory.
+        out: PathBuf,
+        /// Where its old results are.
+        aside: PathBuf,
+        /// Why the merged directory could not be moved.
+        cause: io::Error,
+    },
+    /// The old results that a stopped merge set aside, with no directory to
+    /// return to.
+    #[error(
+        "{}: the old results of {}, set aside by a merge that was stopped, but {} is not a \
+         directory now: move them back or delete them, then merge again",
+        aside.display(), out.display(), out.display()
+    )]
+    Aside {
+        /// The output directory.
+        out: PathBuf,
+        /// Where its old results are.
+        aside: PathBuf,
+    },
 }
 
 fn io_error(path: &Path, action: &'static str) -> impl FnOnce(io::Error) -> MergeError {
@@ -193,13 +242,17 @@ struct Part {
 /// Merges the shard directories `dirs` into `out`: checks them all, streams
 /// their `games.csv` (and `moves.csv`, `metrics.csv`) into one file each in game-id order,
 /// copies shard 0's `experiment.toml`, then calls `finish` on the staging
-/// directory (to write the report there) and moves everything into `out`.
-/// `out` must be missing or empty, unless `force`, which replaces the
-/// results in it (only the files a run writes).
+/// directory (to write the report there) and moves the whole directory into
+/// place. `out` must be missing or empty, unless `force`, which replaces the
+/// results in it (only the files a run writes; the rest is kept) by swapping
+/// the directories (see the module's notes). What a stopped merge into `out`
+/// left beside it is cleared first, and each thing done about it, or an old
+/// directory that could not be deleted, is told to `note`, one line each.
 pub fn merge_shards<E>(
     out: &Path,
     dirs: &[PathBuf],
     force: bool,
+    note: &mut dyn FnMut(String),
     finish: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<Merged, MergeError>
 where
@@ -207,9 +260,11 @@ where
 {
     let (parts, experiment, fingerprint) = check_shards(dirs)?;
     let count = parts[0].shard.count();
+    let out = &named(out)?;
+    clear_stopped_merge(out, note)?;
     let _out_lock = check_out(out, &parts, force)?;
     let schedule = Schedule::new(&experiment);
-    let staging = staging_dir(out)?;
+    let (staging, _staging_lock) = staging_dir(out)?;
     let result = (|| {
         let mut games = 0;
         merge_file(
@@ -251,7 +306,7 @@ where
             .and_then(|()| file.sync_all())
             .map_err(io_error(&target, "write it"))?;
         finish(&staging).map_err(|err| MergeError::Finish(Box::new(err)))?;
-        place(&staging, out, force)?;
+        place(&staging, out, force, note)?;
         Ok(Merged {
             shards: count,
             games,
@@ -400,24 +455,120 @@ fn check_out(out: &Path, parts: &[Part], force: bool) -> Result<Option<DirLock>,
     Ok(Some(lock_exclusive(out)?))
 }
 
-/// A fresh staging directory beside `out`, on the same file system so that
-/// its files are renamed into place.
-fn staging_dir(out: &Path) -> Result<PathBuf, MergeError> {
+/// `out` with a last component to name the directories beside it by: a
+/// path ending in `.` or `..` is resolved.
+fn named(out: &Path) -> Result<PathBuf, MergeError> {
+    match out.file_name() {
+        Some(_) => Ok(out.to_path_buf()),
+        None => fs::canonicalize(out).map_err(io_error(out, "resolve it")),
+    }
+}
+
+/// The directory that holds `out`.
+fn parent_of(out: &Path) -> PathBuf {
+    match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The hidden name `.NAME.suffix` beside `out`, where a merge into `out`
+/// builds the new directory (`merging`) or sets the old one aside
+/// (`replaced`): on the same file system, so that renames move them.
+fn beside(out: &Path, suffix: &str) -> PathBuf {
     let name = out
         .file_name()
         .map_or_else(|| "merge".into(), |n| n.to_string_lossy().into_owned());
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&parent).map_err(io_error(&parent, "create the directory"))?;
-    let staging = parent.join(format!(".{name}.merging"));
-    if staging.exists() || is_symlink(&staging) {
-        // Left by a killed merge: ours by name.
-        fs::remove_dir_all(&staging).map_err(io_error(&staging, "delete it"))?;
+    parent_of(out).join(format!(".{name}.{suffix}"))
+}
+
+/// Where a merge into `out` builds the merged directory.
+fn staging_path(out: &Path) -> PathBuf {
+    beside(out, "merging")
+}
+
+/// Where a merge into `out` sets the old directory aside, on a file system
+/// that cannot exchange two names.
+fn aside_path(out: &Path) -> PathBuf {
+    beside(out, "replaced")
+}
+
+/// Clears what a merge into `out` that was stopped (killed, or its machine
+/// lost) left beside it, telling `note` what it did: the staging directory
+/// (a partial merge, or the old results it was swapped with) is deleted,
+/// unless a live merge holds its lock, which refuses this one; the old
+/// results set aside are moved back to `out` when `out` is missing, else
+/// deleted (`out` holds the merged results that replaced them).
+fn clear_stopped_merge(out: &Path, note: &mut dyn FnMut(String)) -> Result<(), MergeError> {
+    let staging = staging_path(out);
+    if let Ok(meta) = fs::symlink_metadata(&staging) {
+        if meta.is_dir() {
+            // A merge still writing it holds its lock; a killed one holds
+            // nothing any more (the kernel released it).
+            match lock_exclusive(&staging) {
+                Err(err @ LockError::Held { .. }) => return Err(err.into()),
+                Ok(_) | Err(LockError::Io { .. }) => {}
+            }
+            fs::remove_dir_all(&staging).map_err(io_error(&staging, "delete it"))?;
+        } else {
+            // A link or a file at a name that is ours: removed, not followed.
+            fs::remove_file(&staging).map_err(io_error(&staging, "delete it"))?;
+        }
+        note(format!(
+            "deleted {}, left by a merge into {} that was stopped (not results: {} itself \
+             was left whole)",
+            staging.display(),
+            out.display(),
+            out.display()
+        ));
     }
+    let aside = aside_path(out);
+    if let Ok(meta) = fs::symlink_metadata(&aside) {
+        let out_meta = fs::symlink_metadata(out);
+        if !meta.is_dir() {
+            fs::remove_file(&aside).map_err(io_error(&aside, "delete it"))?;
+        } else if matches!(&out_meta, Err(err) if err.kind() == io::ErrorKind::NotFound) {
+            fs::rename(&aside, out).map_err(io_error(out, "move the old results back"))?;
+            note(format!(
+                "{} restored: a merge stopped while replacing it had set its old results \
+                 aside in {}",
+                out.display(),
+                aside.display()
+            ));
+            return Ok(());
+        } else if out_meta.is_ok_and(|m| m.is_dir()) {
+            fs::remove_dir_all(&aside).map_err(io_error(&aside, "delete it"))?;
+        } else {
+            return Err(MergeError::Aside {
+                out: out.to_path_buf(),
+                aside,
+            });
+        }
+        note(format!(
+            "deleted {}: the old results of {}, which a merge that was stopped had already \
+             replaced",
+            aside.display(),
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
+/// A fresh staging directory beside `out` (what a stopped merge left there
+/// is gone, see [`clear_stopped_merge`]), locked, so that another merge into
+/// `out` does not take it for a stopped one's.
+fn staging_dir(out: &Path) -> Result<(PathBuf, DirLock), MergeError> {
+    let parent = parent_of(out);
+    fs::create_dir_all(&parent).map_err(io_error(&parent, "create the directory"))?;
+    let staging = staging_path(out);
     fs::create_dir(&staging).map_err(io_error(&staging, "create it"))?;
-    Ok(staging)
+    match lock_exclusive(&staging) {
+        Ok(lock) => Ok((staging, lock)),
+        Err(err) => {
+            let _ = fs::remove_dir_all(&staging);
+            Err(err.into())
+        }
+    }
 }
 
 /// Streams `name` of every shard into `staging/name` in game-id order.
@@ -551,28 +702,371 @@ impl RowReader {
     }
 }
 
-/// Moves the staged files into `out`: the whole directory when `out` is
-/// missing or empty, else (`force`) file by file after deleting the old
-/// results.
-fn place(staging: &Path, out: &Path, force: bool) -> Result<(), MergeError> {
-    let empty = !out.exists()
-        || fs::read_dir(out)
-            .map_err(io_error(out, "read it"))?
-            .next()
-            .is_none();
-    if empty {
-        return fs::rename(staging, out).map_err(io_error(out, "move the merged files into it"));
+/// Moves the complete staging directory into place as `out`: renamed over a
+/// missing or empty `out`; swapped with a used one (`force`), after what it
+/// holds besides the results is linked into the staging directory.
+fn place(
+    staging: &Path,
+    out: &Path,
+    force: bool,
+    note: &mut dyn FnMut(String),
+) -> Result<(), MergeError> {
+    let meta = match fs::symlink_metadata(out) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            fs::rename(staging, out).map_err(io_error(out, "move the merged files into it"))?;
+            sync_dir(&parent_of(out));
+            return Ok(());
+        }
+        Err(err) => return Err(io_error(out, "read it")(err)),
+    };
+    let empty = fs::read_dir(out)
+        .map_err(io_error(out, "read it"))?
+        .next()
+        .is_none();
+    if !empty {
+        if !force {
+            return Err(MergeError::OutExists {
+                out: out.to_path_buf(),
+            });
+        }
+        carry_over(out, staging)?;
     }
-    debug_assert!(force, "check_out refused a non-empty output");
-    remove_results(out).map_err(|(path, cause)| io_error(&path, "delete it")(cause))?;
-    let entries = fs::read_dir(staging).map_err(io_error(staging, "read it"))?;
-    for entry in entries {
-        let entry = entry.map_err(io_error(staging, "read it"))?;
-        if entry.file_name() == LOCK_FILE {
+    // The output keeps its permissions (a shared folder stays shared).
+    fs::set_permissions(staging, meta.permissions())
+        .map_err(io_error(staging, "set its permissions"))?;
+    if empty {
+        // rename(2) replaces an empty directory whole.
+        fs::rename(staging, out).map_err(io_error(out, "move the merged files into it"))?;
+    } else {
+        replace(staging, out, Swap::Exchange, &mut || false, note)?;
+    }
+    sync_dir(&parent_of(out));
+    Ok(())
+}
+
+/// Flushes a directory's entries (the renames in it) to the disk; a failure
+/// only loses durability, and the results are in place: not reported.
+fn sync_dir(dir: &Path) {
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// Puts into `staging` what the used output `out` holds besides the results
+/// a run writes (and its lock): notes, files of one's own, so that replacing
+/// the directory replaces only the results, as `--force` promises. Files
+/// are hard-linked (copied where a link is refused), folders made anew.
+fn carry_over(out: &Path, staging: &Path) -> Result<(), MergeError> {
+    for entry in fs::read_dir(out).map_err(io_error(out, "read it"))? {
+        let entry = entry.map_err(io_error(out, "read it"))?;
+        let name = entry.file_name();
+        if name == LOCK_FILE || RESULTS.iter().any(|r| name == *r) {
             continue;
         }
-        let target = out.join(entry.file_name());
-        fs::rename(entry.path(), &target).map_err(io_error(&target, "move it into place"))?;
+        link_tree(&entry.path(), &staging.join(name))?;
     }
-    fs::remove_dir_all(staging).map_err(io_error(staging, "delete it"))
+    Ok(())
+}
+
+/// Recreates `from` at `to`: a folder with its contents, anything else as a
+/// hard link to the same file (a link itself, not what it points to).
+fn link_tree(from: &Path, to: &Path) -> Result<(), MergeError> {
+    let meta = fs::symlink_metadata(from).map_err(io_error(from, "read it"))?;
+    if meta.is_dir() {
+        fs::create_dir(to).map_err(io_error(to, "create it"))?;
+        for entry in fs::read_dir(from).map_err(io_error(from, "read it"))? {
+            let entry = entry.map_err(io_error(from, "read it"))?;
+            link_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        // After it is filled: a read-only folder is filled too.
+        return fs::set_permissions(to, meta.permissions())
+            .map_err(io_error(to, "set its permissions"));
+    }
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        // Another user's file (protected_hardlinks), or another file system.
+        Err(_) if meta.is_file() => fs::copy(from, to)
+            .map(|_| ())
+            .map_err(io_error(from, "copy it into the merged directory")),
+        Err(cause) => Err(io_error(from, "keep it in the merged directory")(cause)),
+    }
+}
+
+/// How [`replace`] swaps the two directories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Swap {
+    /// One `renameat2(RENAME_EXCHANGE)`, or the two renames where the file
+    /// system cannot.
+    Exchange,
+    /// The two renames, through the aside name (tests of that path).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Aside,
+}
+
+/// Replaces the used directory `out` by the complete directory `staging`
+/// beside it, so that `out` is at every instant the whole old or the whole
+/// new one, then deletes the old one (an old one that cannot be deleted is
+/// told to `note`, and cleared by the next merge). `stop` is asked before
+/// and after each step whether to stop there as a killed process would, with
+/// no clean-up: tests check what is left at each point; a merge passes a
+/// closure that never stops.
+fn replace(
+    staging: &Path,
+    out: &Path,
+    swap: Swap,
+    stop: &mut dyn FnMut() -> bool,
+    note: &mut dyn FnMut(String),
+) -> Result<(), MergeError> {
+    if stop() {
+        return Ok(());
+    }
+    let exchanged = swap == Swap::Exchange
+        && match exchange(staging, out) {
+            Ok(()) => true,
+            Err(err) if exchange_unsupported(&err) => false,
+            Err(cause) => return Err(io_error(out, "swap the merged directory in")(cause)),
+        };
+    let old = if exchanged {
+        staging.to_path_buf()
+    } else {
+        let aside = aside_path(out);
+        fs::rename(out, &aside).map_err(io_error(out, "move it aside"))?;
+        if stop() {
+            return Ok(());
+        }
+        if let Err(cause) = fs::rename(staging, out) {
+            return Err(match fs::rename(&aside, out) {
+                Ok(()) => io_error(out, "move the merged directory into its place")(cause),
+                Err(_) => MergeError::Swap {
+                    out: out.to_path_buf(),
+                    aside,
+                    cause,
+                },
+            });
+        }
+        aside
+    };
+    if stop() {
+        return Ok(());
+    }
+    if let Err(cause) = fs::remove_dir_all(&old) {
+        note(format!(
+            "the merged results are in {}, but its old results could not be deleted from {} \
+             ({cause}): delete that directory (the next merge into {} does)",
+            out.display(),
+            old.display(),
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Swaps the names `a` and `b` (both must exist) in one step.
+#[cfg(all(target_os = "linux", any(target_env = "gnu", target_env = "musl")))]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(a.as_os_str().as_bytes())?;
+    let b = CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: two NUL-terminated paths that live across the call, the
+    // current-directory descriptor, and a flag; nothing else is touched.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    match rc {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Swapping two names in one step is Linux's: elsewhere the two renames.
+#[cfg(not(all(target_os = "linux", any(target_env = "gnu", target_env = "musl"))))]
+fn exchange(_: &Path, _: &Path) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+/// Whether `exchange` failed because the system or the file system cannot
+/// exchange (then the two renames do it).
+fn exchange_unsupported(err: &io::Error) -> bool {
+    err.kind() == io::ErrorKind::Unsupported
+        || matches!(
+            err.raw_os_error(),
+            Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// What a directory holds: each file and folder under it, relative, with
+    /// the file's bytes (a folder: `None`); its lock left out.
+    type Tree = BTreeMap<PathBuf, Option<Vec<u8>>>;
+
+    fn tree(dir: &Path) -> Tree {
+        fn walk(root: &Path, dir: &Path, into: &mut Tree) {
+            for entry in fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                if rel == Path::new(LOCK_FILE) {
+                    continue;
+                }
+                if path.is_dir() {
+                    into.insert(rel, None);
+                    walk(root, &path, into);
+                } else {
+                    into.insert(rel, Some(fs::read(&path).unwrap()));
+                }
+            }
+        }
+        let mut into = Tree::new();
+        walk(dir, dir, &mut into);
+        into
+    }
+
+    fn fill(dir: &Path, files: &[(&str, &str)]) {
+        for (name, text) in files {
+            let path = dir.join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+    }
+
+    /// What is in `parent` besides `out`: leftovers of a merge.
+    fn others(parent: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(parent)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "out")
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Issue 39, item 5: `merge --force` killed while replacing the results
+    /// left `OUT` with `summary.json` and the reports but no `games.csv`. Now
+    /// the replacement is stopped, as a kill stops it, before and after each
+    /// of its steps, on both paths (the exchange, and the two renames through
+    /// the aside name): `OUT` is always the whole old directory or the whole
+    /// new one, or (between the two renames) missing with the whole old one
+    /// aside; and the next merge's clean-up leaves `OUT` whole, with nothing
+    /// beside it, and says what it removed or restored.
+    #[test]
+    fn a_replaced_output_is_whole_old_or_whole_new_wherever_the_merge_stops() {
+        let old_files = [
+            ("games.csv", "old games\n"),
+            ("summary.json", "{\"games\": 2}"),
+            ("report.md", "old report"),
+            ("charts/elo.svg", "old chart"),
+            ("notes.txt", "mine"),
+            ("keep/deep.txt", "mine too"),
+        ];
+        let new_files = [
+            ("games.csv", "new games\nmore\n"),
+            ("summary.json", "{\"games\": 3}"),
+            ("report.md", "new report"),
+            ("charts/wins.svg", "new chart"),
+        ];
+        for swap in [Swap::Exchange, Swap::Aside] {
+            let mut seen_old = false;
+            let mut seen_new = false;
+            for stop_at in 0.. {
+                let tmp = tempfile::tempdir().unwrap();
+                let out = tmp.path().join("out");
+                let staging = staging_path(&out);
+                fs::create_dir(&out).unwrap();
+                fill(&out, &old_files);
+                fs::create_dir(&staging).unwrap();
+                fill(&staging, &new_files);
+                carry_over(&out, &staging).unwrap();
+                let old = tree(&out);
+                let new = tree(&staging);
+                assert_eq!(new[Path::new("notes.txt")].as_deref(), Some(&b"mine"[..]));
+                assert!(new.contains_key(Path::new("keep/deep.txt")));
+                assert!(!new.contains_key(Path::new("charts/elo.svg")));
+                let mut calls = 0;
+                let mut notes = Vec::new();
+                replace(
+                    &staging,
+                    &out,
+                    swap,
+                    &mut || {
+                        calls += 1;
+                        calls > stop_at
+                    },
+                    &mut |n| notes.push(n),
+                )
+                .unwrap();
+                assert!(notes.is_empty(), "{notes:?}");
+                let stopped = calls > stop_at;
+                let at = format!("{swap:?}, stopped at step {stop_at}");
+                if out.exists() {
+                    let now = tree(&out);
+                    assert!(now == old || now == new, "{at}: a mixed output {now:?}");
+                    seen_old |= now == old;
+                    seen_new |= now == new;
+                } else {
+                    assert_eq!(swap, Swap::Aside, "{at}: no output");
+                    assert_eq!(tree(&aside_path(&out)), old, "{at}");
+                }
+                let left = others(tmp.path());
+                let mut notes = Vec::new();
+                clear_stopped_merge(&out, &mut |n| notes.push(n)).unwrap();
+                let now = tree(&out);
+                assert!(now == old || now == new, "{at}: cleared into {now:?}");
+                assert!(
+                    others(tmp.path()).is_empty(),
+                    "{at}: {:?}",
+                    others(tmp.path())
+                );
+                assert_eq!(notes.len(), left.len(), "{at}: {notes:?} for {left:?}");
+                for (name, note) in left.iter().zip(&notes) {
+                    assert!(note.contains(name.as_str()), "{at}: {note}");
+                }
+                if !stopped {
+                    assert_eq!(now, new, "{at}");
+                    break;
+                }
+            }
+            assert!(seen_old && seen_new, "{swap:?}");
+        }
+    }
+
+    #[test]
+    fn the_staging_directory_of_a_live_merge_is_not_taken_for_a_stopped_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let (staging, lock) = staging_dir(&out).unwrap();
+        fill(&staging, &[("games.csv", "being written\n")]);
+        let mut notes = Vec::new();
+        let err = clear_stopped_merge(&out, &mut |n| notes.push(n)).unwrap_err();
+        assert!(matches!(err, MergeError::Locked(_)), "{err}");
+        assert!(staging.join("games.csv").exists() && notes.is_empty());
+        drop(lock);
+        clear_stopped_merge(&out, &mut |n| notes.push(n)).unwrap();
+        assert!(!staging.exists());
+        assert!(notes[0].contains(".out.merging"), "{notes:?}");
+    }
+
+    #[test]
+    fn old_results_set_aside_wait_for_a_directory_that_is_not_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let aside = aside_path(&out);
+        fs::create_dir(&aside).unwrap();
+        fill(&aside, &[("games.csv", "old\n")]);
+        fs::write(&out, "a file").unwrap();
+        let err = clear_stopped_merge(&out, &mut |_| {}).unwrap_err();
+        assert!(matches!(err, MergeError::Aside { .. }), "{err}");
+        assert!(err.to_string().contains(".out.replaced"), "{err}");
+        assert!(aside.join("games.csv").exists());
+    }
 }
