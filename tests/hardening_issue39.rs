@@ -599,3 +599,85 @@ fn issue39_item6_a_failed_book_write_leaves_the_old_book_byte_for_byte() {
     assert!(err.contains("cannot write"), "{err}");
     assert_eq!(fs::read(&out).expect("read"), before);
 }
+
+/// Item 8: a link at an agent's stderr log, or in place of the run's
+/// `agents/` directory, is refused; its target is never written.
+#[test]
+fn issue39_item8_agent_logs_are_never_written_through_links() {
+    use hoyito::protocol::AgentProcess;
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me\n").expect("write");
+    let command = vec![
+        "sh".to_string(),
+        "-c".to_string(),
+        "echo noise >&2".to_string(),
+    ];
+    // A link at the log itself.
+    let agents = dir.path().join("run/agents");
+    std::fs::create_dir_all(&agents).expect("mkdir");
+    let log = agents.join("x.stderr.log");
+    symlink(&victim, &log).expect("symlink");
+    let Err(err) = AgentProcess::spawn(&command, None, Some(&log)) else {
+        panic!("a link at the log is refused");
+    };
+    assert!(err.to_string().contains("x.stderr.log"), "{err}");
+    // A link in place of the agents directory.
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let linked = dir.path().join("run2");
+    std::fs::create_dir_all(&linked).expect("mkdir");
+    symlink(&elsewhere, linked.join("agents")).expect("symlink");
+    let log = linked.join("agents/y.stderr.log");
+    let Err(err) = AgentProcess::spawn(&command, None, Some(&log)) else {
+        panic!("a linked agents directory is refused");
+    };
+    assert!(err.to_string().contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep me\n");
+    assert!(std::fs::read_dir(&elsewhere)
+        .expect("read")
+        .next()
+        .is_none());
+}
+
+/// Item 8: a link planted at `tune`'s temporary file is replaced, never
+/// written through, and `--out` ends a regular file.
+#[test]
+fn issue39_item8_tune_never_writes_through_its_temporary_file() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me\n").expect("write");
+    let out = dir.path().join("weights.toml");
+    // Whatever this process's id will be, plant links at every name a
+    // temporary file of `tune` could take for a while.
+    let first = std::process::id();
+    for pid in first..first + 400 {
+        let _ = symlink(&victim, dir.path().join(format!(".weights.toml.{pid}.tmp")));
+    }
+    let _ = symlink(&victim, dir.path().join(".weights.toml.tmp"));
+    let run = crate::common::hoyito(&[
+        "tune",
+        "--agent",
+        "greedy",
+        "--variant",
+        "i",
+        "--holes",
+        "3",
+        "--games",
+        "40",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(std::fs::symlink_metadata(&out)
+        .expect("out")
+        .file_type()
+        .is_file());
+    assert!(std::fs::read_to_string(&out)
+        .expect("read")
+        .contains("kind"));
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep me\n");
+}

@@ -11,7 +11,6 @@
 //! again for the next game. One process serves many games (`newgame` between
 //! them); the harness keeps it in the lineup's pool between games.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -126,10 +125,8 @@ impl ExternalAgent {
         self.announced = false;
         if let Some(log) = &self.stderr_log {
             // The log is for a person: failing to write it changes nothing.
-            let _ = File::options()
-                .create(true)
-                .append(true)
-                .open(log)
+            // Never through a link planted at the log's name.
+            let _ = crate::tournament::open_append_no_follow(log)
                 .and_then(|mut file| writeln!(file, "hoyito: {forfeit}"));
         }
         forfeit

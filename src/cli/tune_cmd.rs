@@ -3,7 +3,6 @@
 //! [`hoyito::tune`]).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -65,16 +64,15 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let name = path
         .file_name()
         .with_context(|| format!("--out {}: not a file name", path.display()))?;
+    // A name of this process's own (two runs on one --out never share a
+    // temporary file), created afresh with O_EXCL (a link planted there is
+    // removed, never written through); the rename replaces a link at --out
+    // instead of writing through it.
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(".tmp");
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
+    let result = hoyito::tournament::write_atomic(&tmp, path, text.as_bytes());
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }

@@ -14,7 +14,6 @@
 //! signal fires when the *thread* that started the child ends: agents are owned
 //! by worker threads that outlive them, so that is also when they must go.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -89,20 +88,25 @@ impl AgentProcess {
         let (program, args) = command.split_first().ok_or(ProcessError::NoCommand)?;
         let stderr = match stderr_log {
             Some(path) => {
+                let log_error = |source| ProcessError::Log {
+                    path: path.to_path_buf(),
+                    source,
+                };
                 if let Some(dir) = path.parent() {
-                    std::fs::create_dir_all(dir).map_err(|source| ProcessError::Log {
-                        path: path.to_path_buf(),
-                        source,
-                    })?;
+                    std::fs::create_dir_all(dir).map_err(log_error)?;
+                    // A link in place of the log directory would send the
+                    // logs wherever it points: refused, as a link at the log.
+                    if crate::tournament::is_symlink(dir) {
+                        return Err(log_error(std::io::Error::new(
+                            std::io::ErrorKind::InvalidInput,
+                            format!(
+                                "{} is a symbolic link: agent logs are not written through links",
+                                dir.display()
+                            ),
+                        )));
+                    }
                 }
-                let file = File::options()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|source| ProcessError::Log {
-                        path: path.to_path_buf(),
-                        source,
-                    })?;
+                let file = crate::tournament::open_append_no_follow(path).map_err(log_error)?;
                 Stdio::from(file)
             }
             None => Stdio::null(),
