@@ -129,16 +129,34 @@ pub fn harness(
          [roster.random]\nkind = \"random\"\n",
         variant.name()
     );
-    let mut experiment = Experiment::parse(&text, "bench")?;
+    run_experiment(&text, threads)
+}
+
+/// Runs the bench experiment `text` (its roster given in it) through
+/// [`run_games`] on `threads` workers, every record formatted and written to
+/// a sink, with its `[adjudication]` if it has one and the agents' endgame
+/// tables built first, as a run builds them.
+fn run_experiment(text: &str, threads: usize) -> Result<Throughput, BenchError> {
+    let mut experiment = Experiment::parse(text, "bench")?;
     experiment.resolve_agents("bench", || {
         unreachable!("the bench's roster is given in its experiment")
     })?;
+    let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())?;
+    // Built lazily inside the one-thread worker pool instead, the champion's
+    // tables made the first game wait forever (seen 2026-12-03, not yet
+    // understood; see the issue 37 note).
+    for rules in experiment.boards() {
+        for (_, spec) in experiment.agent_specs() {
+            crate::agents::prepare_tables(&spec, &rules)
+                .map_err(|e| BenchError::Tables(e.to_string()))?;
+        }
+    }
     let schedule = Schedule::new(&experiment);
     let lineup = Lineup::new(experiment.agent_specs());
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
-        adjudicator: None,
+        adjudicator: adjudicator.as_ref(),
     };
     let mut plies = PlyCounter::default();
     let (mut moves, mut metrics) = (io::sink(), io::sink());
@@ -179,43 +197,7 @@ pub fn champion_games(
         variant.name(),
         adjudication.map_or(String::new(), |a| format!("[adjudication]\n{a}\n"))
     );
-    let mut experiment = Experiment::parse(&text, "bench")?;
-    experiment.resolve_agents("bench", || {
-        unreachable!("the bench's roster is given in its experiment")
-    })?;
-    let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())?;
-    // The champion's endgame tables are built here, before the games, as a
-    // run builds them (`prepare_tables`): built lazily inside the one-thread
-    // worker pool, the first game waited forever (seen 2026-12-03, not yet
-    // understood; see the issue 37 note).
-    for rules in experiment.boards() {
-        for (_, spec) in experiment.agent_specs() {
-            crate::agents::prepare_tables(&spec, &rules)
-                .map_err(|e| BenchError::Tables(e.to_string()))?;
-        }
-    }
-    let schedule = Schedule::new(&experiment);
-    let lineup = Lineup::new(experiment.agent_specs());
-    let work = Work {
-        schedule: &schedule,
-        lineup: &lineup,
-        adjudicator: adjudicator.as_ref(),
-    };
-    let mut plies = PlyCounter::default();
-    let (mut moves, mut metrics) = (io::sink(), io::sink());
-    let sinks = RecordSinks {
-        games: &mut plies,
-        moves: Some(&mut moves),
-        metrics: Some(&mut metrics),
-    };
-    let begun = Instant::now();
-    run_games(work, 0..schedule.len(), 1, sinks, &mut |_| {})?;
-    let time = begun.elapsed();
-    Ok(Throughput {
-        games: plies.rows,
-        plies: plies.plies,
-        time,
-    })
+    run_experiment(&text, 1)
 }
 
 /// What one search did (positions made, or iterations) and the time it took.

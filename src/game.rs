@@ -76,6 +76,12 @@ impl Ending {
         }
     }
 
+    /// Whether the game was ended by adjudication ([`Ending::Tablebase`] or
+    /// [`Ending::Decided`]) rather than by the rules or a forfeit.
+    pub fn is_adjudication(self) -> bool {
+        matches!(self, Ending::Tablebase | Ending::Decided)
+    }
+
     /// The forfeit reason, for a game lost by forfeit.
     pub fn forfeit_reason(self) -> Option<ForfeitReason> {
         match self {
@@ -263,7 +269,7 @@ impl Game {
     /// [`Ending::Decided`]) with these final scores, where it stands: no
     /// move is played. Does nothing to a game that is already over.
     pub fn adjudicate(&mut self, ending: Ending, scores: BySide<u8>) {
-        debug_assert!(matches!(ending, Ending::Tablebase | Ending::Decided));
+        debug_assert!(ending.is_adjudication());
         if self.outcome.is_some() {
             return;
         }
@@ -272,10 +278,7 @@ impl Game {
 
     /// Whether the game was ended by adjudication rather than played out.
     pub fn adjudicated(&self) -> bool {
-        matches!(
-            self.outcome.map(|o| o.ending),
-            Some(Ending::Tablebase | Ending::Decided)
-        )
+        self.outcome.is_some_and(|o| o.ending.is_adjudication())
     }
 
     /// The legal moves now; none once the game is over.

@@ -242,7 +242,7 @@ fn replay_record(
     if let Some(reason) = ending.forfeit_reason() {
         game.forfeit(reason);
     }
-    if matches!(ending, Ending::Tablebase | Ending::Decided) {
+    if ending.is_adjudication() {
         // The record stops where adjudication ended the game: the same rule
         // must end it there now.
         let verdict = adjudicator

@@ -224,6 +224,27 @@ impl Searcher<'_> {
     }
 }
 
+/// The pessimistic and the optimistic searcher, in that order, both scoring
+/// the horizon for `root`'s side.
+fn searcher_pair<'a>(
+    rules: Rules,
+    tables: &'a Tablebase,
+    exact_up_to: u32,
+    root: Side,
+    budget: BoundsBudget,
+) -> [Searcher<'a>; 2] {
+    [true, false].map(|pessimistic| Searcher {
+        rules,
+        tables,
+        exact_up_to,
+        root,
+        pessimistic,
+        table: HashMap::default(),
+        table_entries: budget.table_entries,
+        nodes: 0,
+    })
+}
+
 /// Proves bounds on the value of `start` for its side to move, with the
 /// exact values of `tables` for every position of at most `exact_up_to`
 /// seeds (those layers must be loaded). `progress` is told each depth's
@@ -237,19 +258,7 @@ pub fn prove_bounds(
     progress: &mut dyn FnMut(u32, i32, i32, u64, f64),
 ) -> ProvedBounds {
     let clock = Instant::now();
-    let mut searchers: Vec<Searcher<'_>> = [true, false]
-        .into_iter()
-        .map(|pessimistic| Searcher {
-            rules,
-            tables,
-            exact_up_to,
-            root: start.side,
-            pessimistic,
-            table: HashMap::default(),
-            table_entries: budget.table_entries,
-            nodes: 0,
-        })
-        .collect();
+    let mut searchers = searcher_pair(rules, tables, exact_up_to, start.side, budget);
     let seeds = start.seeds_on_board() as i32;
     let mut result = ProvedBounds {
         lower: -seeds,
@@ -298,19 +307,7 @@ pub fn prove_first_moves(
     budget: BoundsBudget,
     progress: &mut dyn FnMut(Move, i32, i32, u64),
 ) -> Vec<(Move, i32, i32)> {
-    let mut searchers: Vec<Searcher<'_>> = [true, false]
-        .into_iter()
-        .map(|pessimistic| Searcher {
-            rules,
-            tables,
-            exact_up_to,
-            root: start.side,
-            pessimistic,
-            table: HashMap::default(),
-            table_entries: budget.table_entries,
-            nodes: 0,
-        })
-        .collect();
+    let mut searchers = searcher_pair(rules, tables, exact_up_to, start.side, budget);
     let mut children = Vec::new();
     start.for_each_child(&rules, |mv, child, _| children.push((mv, child)));
     let mut out = Vec::with_capacity(children.len());
@@ -330,7 +327,8 @@ pub fn prove_first_moves(
         if child.is_over() {
             (lower, upper) = (gain, gain);
         }
-        let before: u64 = searchers.iter().map(|s| s.nodes).sum();
+        let nodes = |s: &[Searcher<'_>]| s.iter().map(|s| s.nodes).sum::<u64>();
+        let before = nodes(&searchers);
         let mut depth = 0;
         while lower < upper && depth < budget.max_depth {
             depth += 1;
@@ -342,13 +340,11 @@ pub fn prove_first_moves(
             let (lo, hi) = lift(child_low, child_high);
             lower = lower.max(lo);
             upper = upper.min(hi);
-            let used: u64 = searchers.iter().map(|s| s.nodes).sum::<u64>() - before;
-            if used >= budget.nodes {
+            if nodes(&searchers) - before >= budget.nodes {
                 break;
             }
         }
-        let used: u64 = searchers.iter().map(|s| s.nodes).sum::<u64>() - before;
-        progress(mv, lower, upper, used);
+        progress(mv, lower, upper, nodes(&searchers) - before);
         out.push((mv, lower, upper));
     }
     out

@@ -37,14 +37,14 @@
 
 use std::cell::Cell;
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use memmap2::{Mmap, MmapMut};
 use thiserror::Error;
 
-use crate::tournament::{create_temp, fnv1a, write_atomic, FNV_OFFSET_BASIS};
+use crate::tournament::{create_temp, fnv1a, FNV_OFFSET_BASIS};
 
 const MAGIC: &[u8; 8] = b"HOYSTART";
 const VERSION: u8 = 1;
@@ -120,76 +120,6 @@ fn header(ident: Ident, kind: Kind, seeds: u32, entries: u64) -> [u8; HEADER] {
     h[16..24].copy_from_slice(&ident.start.to_le_bytes());
     h[24..32].copy_from_slice(&entries.to_le_bytes());
     h
-}
-
-/// Room for the header before a file's data: callers build the whole file
-/// in one buffer, data from this offset on, and [`save`] fills the header.
-pub const HEADER_BYTES: usize = HEADER;
-
-/// Writes `file` (the header's room, then `entries` items of data)
-/// atomically as the file of `kind` for the layer of `seeds`.
-pub fn save(
-    dir: &Path,
-    ident: Ident,
-    kind: Kind,
-    seeds: u32,
-    entries: u64,
-    mut file: Vec<u8>,
-) -> Result<(), StateError> {
-    let path = path(dir, kind, seeds);
-    let mut head = header(ident, kind, seeds, entries);
-    let sum = fnv1a(fnv1a(FNV_OFFSET_BASIS, &head[..40]), &file[HEADER..]);
-    head[40..48].copy_from_slice(&sum.to_le_bytes());
-    file[..HEADER].copy_from_slice(&head);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    if let Err(source) = write_atomic(&temp, &path, &file) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(StateError::Io { path, source });
-    }
-    // Make the rename itself durable; some file systems cannot sync a directory.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Reads the file of `kind` for the layer of `seeds`, if there is one:
-/// `Ok(None)` when it does not exist, an error when it is not exactly a
-/// file of this solve and layer, whole.
-pub fn load(
-    dir: &Path,
-    ident: Ident,
-    kind: Kind,
-    seeds: u32,
-    item_bytes: usize,
-) -> Result<Option<(u64, Vec<u8>)>, StateError> {
-    let path = path(dir, kind, seeds);
-    let meta = match std::fs::symlink_metadata(&path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(StateError::Io { path, source }),
-    };
-    let damaged = |why| StateError::Damaged {
-        path: path.clone(),
-        why,
-    };
-    if !meta.is_file() {
-        return Err(damaged("not a regular file"));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    File::open(&path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|source| StateError::Io {
-            path: path.clone(),
-            source,
-        })?;
-    let entries = verify(&bytes, ident, kind, seeds, item_bytes).map_err(damaged)?;
-    bytes.drain(..HEADER);
-    Ok(Some((entries, bytes)))
 }
 
 /// The entries of `bytes`, a whole state file, if it is exactly the file of
@@ -324,7 +254,7 @@ impl Mapped {
 }
 
 /// Maps the file of `kind` for the layer of `seeds`, if there is one, after
-/// the checks of [`load`] on the mapped bytes: `Ok(None)` when it does not
+/// the checks of [`verify`] (header, length, checksum) on the mapped bytes: `Ok(None)` when it does not
 /// exist, an error naming it when it is not exactly a file of this solve and
 /// layer, whole. Nothing is copied into memory.
 pub fn map(
@@ -661,37 +591,6 @@ mod tests {
     };
 
     #[test]
-    fn a_saved_file_loads_and_any_change_is_refused() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let data: Vec<u8> = (0..64u8).collect();
-        let mut file = vec![0u8; HEADER_BYTES];
-        file.extend_from_slice(&data);
-        save(dir.path(), ID, Kind::Keys, 12, 8, file).expect("saved");
-        let (n, back) = load(dir.path(), ID, Kind::Keys, 12, 8)
-            .expect("readable")
-            .expect("there");
-        assert_eq!((n, back), (8, data.clone()));
-        assert!(load(dir.path(), ID, Kind::Keys, 16, 8)
-            .expect("no error")
-            .is_none());
-        // Another start, another kind: refused.
-        let other = Ident { start: 8, ..ID };
-        assert!(load(dir.path(), other, Kind::Keys, 12, 8).is_err());
-        let file = path(dir.path(), Kind::Keys, 12);
-        let whole = std::fs::read(&file).expect("read");
-        // Every single flipped byte, and a truncation, are refused.
-        for at in 0..whole.len() {
-            let mut bad = whole.clone();
-            bad[at] ^= 0x10;
-            std::fs::write(&file, &bad).expect("write");
-            let err = load(dir.path(), ID, Kind::Keys, 12, 8).expect_err("damaged");
-            assert!(err.to_string().contains("keys-12.bin"), "{err}");
-        }
-        std::fs::write(&file, &whole[..whole.len() - 1]).expect("write");
-        assert!(load(dir.path(), ID, Kind::Keys, 12, 8).is_err());
-    }
-
-    #[test]
     fn a_mapped_file_is_verified_like_a_loaded_one() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let keys: Vec<u64> = (0..9u64).map(|k| k * 0x0101_0101_0101 + 3).collect();
@@ -700,12 +599,12 @@ mod tests {
         let written = file.finish().expect("finished");
         assert_eq!(written.words(), &keys[..]);
         drop(written);
-        // What `create` writes, `load` reads: the same format.
-        let (n, bytes) = load(dir.path(), ID, Kind::Keys, 12, 8)
-            .expect("readable")
-            .expect("there");
+        // What `create` writes is the format: the header (its entries at
+        // byte 24), then the data.
+        let bytes = std::fs::read(path(dir.path(), Kind::Keys, 12)).expect("read");
+        let n = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
         assert_eq!(n, 9);
-        assert_eq!(bytes, le_words(&keys));
+        assert_eq!(&bytes[HEADER..], le_words(&keys));
         let mapped = map(dir.path(), ID, Kind::Keys, 12, 8)
             .expect("readable")
             .expect("there");

@@ -28,7 +28,7 @@
 //! memory-mapped and shared read-only by every thread; a missing, partial or
 //! mismatched table is an error before the first game.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -148,11 +148,6 @@ impl Adjudicator {
         }))
     }
 
-    /// The largest layer the tables cover on this board, if any.
-    pub fn table_top(&self, rules: &Rules) -> Option<u32> {
-        self.tables_for(rules).map(|t| t.top)
-    }
-
     fn tables_for(&self, rules: &Rules) -> Option<&OpenTables> {
         self.tables
             .iter()
@@ -179,7 +174,7 @@ impl Adjudicator {
             }
         }
         if self.decided {
-            let total = 2 * u32::from(game.rules().holes) * u32::from(game.rules().seeds);
+            let total = game.rules().total_seeds();
             let captures = pos.captures();
             if Side::BOTH
                 .into_iter()
@@ -208,12 +203,6 @@ pub fn perfect_scores(pos: &Position, value: i32) -> BySide<u8> {
     scores[mover] += to_mover as u8;
     scores[mover.opponent()] += (shared - to_mover) as u8;
     scores
-}
-
-/// The tables directory of an experiment as written (relative to the
-/// working directory, as books are).
-pub fn tables_dir(config: &AdjudicationConfig) -> Option<&Path> {
-    config.tablebase.as_deref()
 }
 
 #[cfg(test)]

@@ -331,7 +331,7 @@ fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(),
     // stand, a side past half of all seeds; by the tables, the captures so
     // far plus the seeds left (all of them, or all but one), shared. Which
     // share is exact only the tables say (`hoyito replay` checks it).
-    if matches!(row.ending, Ending::Tablebase | Ending::Decided) && !game.is_over() {
+    if row.ending.is_adjudication() && !game.is_over() {
         let pos = *game.position();
         let now = pos.captures();
         let scores = crate::side::BySide {
@@ -340,9 +340,11 @@ fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(),
         };
         let left = pos.seeds_on_board();
         let added = |side: Side| i64::from(scores[side]) - i64::from(now[side]);
-        let total = 2 * u32::from(row.holes) * u32::from(row.seeds);
         let fits = match row.ending {
-            Ending::Decided => scores == now && 2 * u32::from(now.south.max(now.north)) > total,
+            Ending::Decided => {
+                scores == now
+                    && 2 * u32::from(now.south.max(now.north)) > game.rules().total_seeds()
+            }
             _ => {
                 let shared = added(Side::South) + added(Side::North);
                 added(Side::South) >= 0
