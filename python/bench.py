@@ -1,0 +1,113 @@
+"""Plies per second: hoyito.VectorGame against the engine's own random
+self-play, and a PettingZoo AEC loop against PettingZoo's connect_four_v3.
+
+    python python/bench.py [--hoyito target/release/hoyito] [--batch 4096]
+
+- Rust: `hoyito bench --variants ii --holes 6 --games 200000` (one core):
+  the floor (a bare loop over positions) and the harness (games.csv rows).
+- VectorGame: a batch of random II 2x6 games stepped on one thread (the GIL
+  released), the learner's random legal actions drawn with numpy from the
+  masks. Counted twice: the whole loop (numpy included), and inside `step`.
+- AEC: the same loop (`env.last()`, a random legal action from the mask,
+  `env.step`) over hoyito.pettingzoo and connect_four_v3, steps per second.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import hoyito
+
+
+def rust_rates(binary, games):
+    if not os.path.exists(binary):
+        return None
+    out = subprocess.run(
+        [binary, "bench", "--variants", "ii", "--holes", "6", "--games", str(games), "--threads", "1"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    for line in out.splitlines():
+        m = re.match(r"\s*ii\s+2x6\s+(\d+)\s+(\d+)", line)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    raise RuntimeError(f"cannot read hoyito bench's output:\n{out}")
+
+
+def vector_rate(batch, steps, threads=1):
+    vg = hoyito.VectorGame(batch, "ii", 6, seed=1, threads=threads)
+    rng = np.random.default_rng(0)
+    _, mask = vg.reset()
+    in_step = 0.0
+    begun = time.perf_counter()
+    for _ in range(steps):
+        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+        t = time.perf_counter()
+        _, mask, _, _, _ = vg.step(actions)
+        in_step += time.perf_counter() - t
+    total = time.perf_counter() - begun
+    plies = batch * steps
+    return plies / total, plies / in_step
+
+
+def aec_rate(env, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    done = 0
+    begun = time.perf_counter()
+    while done < steps:
+        for agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            done += 1
+            if done >= steps:
+                break
+        env.reset()
+    return done / (time.perf_counter() - begun)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--hoyito", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "hoyito"))
+    p.add_argument("--games", type=int, default=200000)
+    p.add_argument("--batch", type=int, default=4096)
+    p.add_argument("--steps", type=int, default=300)
+    p.add_argument("--aec-steps", type=int, default=100000)
+    args = p.parse_args()
+
+    rust = rust_rates(args.hoyito, args.games)
+    loop, step = vector_rate(args.batch, args.steps)
+    print(f"VectorGame II 2x6, batch {args.batch}, 1 thread: "
+          f"{loop:,.0f} plies/s (loop with numpy actions), {step:,.0f} plies/s (inside step)")
+    if rust:
+        floor, harness = rust
+        print(f"Rust random self-play, 1 core: floor {floor:,} plies/s, harness {harness:,} plies/s")
+        print(f"VectorGame / floor: {loop / floor:.0%} (loop), {step / floor:.0%} (step); "
+              f"/ harness: {loop / harness:.0%} (loop), {step / harness:.0%} (step)")
+    else:
+        print(f"(no {args.hoyito}: build it with `cargo build --release` for the Rust rates)")
+
+    from hoyito import pettingzoo as hz
+    hoyito_aec = aec_rate(hz.env(variant="ii", holes=6), args.aec_steps)
+    line = f"AEC loop, steps/s: hoyito II 2x6 {hoyito_aec:,.0f}"
+    try:
+        from pettingzoo.classic import connect_four_v3
+        c4 = aec_rate(connect_four_v3.env(), args.aec_steps)
+        line += f", connect_four_v3 {c4:,.0f} (hoyito / connect four: {hoyito_aec / c4:.2f})"
+    except ImportError as err:
+        line += f" (connect_four_v3 unavailable: {err})"
+    print(line)
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}")
+
+
+if __name__ == "__main__":
+    main()

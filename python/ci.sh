@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds, installs and tests the Python package from a clean checkout:
+# a fresh virtual environment, `pip install ./python` (the README's
+# command), then `pytest python/tests`. Says what it skipped.
+#
+#   python/ci.sh            # venv in $HOYITO_VENV or python/.venv
+#
+# Needs Python 3.9+ with venv, a Rust toolchain, and network access to PyPI
+# and crates.io (or their caches).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+venv="${HOYITO_VENV:-$here/.venv}"
+python="${PYTHON:-python3}"
+
+"$python" -m venv "$venv"
+pip="$venv/bin/python -m pip"
+$pip install --quiet --upgrade pip
+$pip install --quiet maturin pytest numpy pettingzoo gymnasium
+skipped=()
+if ! $pip install --quiet open_spiel; then
+    skipped+=("OpenSpiel tests: the open_spiel package does not install here (no wheel for $("$venv/bin/python" -V) on $(uname -sm))")
+fi
+# The README's install command, from the repository root.
+(cd "$root" && CARGO_INCREMENTAL=0 $pip install --quiet ./python)
+(cd "$root" && "$venv/bin/python" -m pytest python/tests -q -rs)
+if [ ${#skipped[@]} -gt 0 ]; then
+    printf 'skipped: %s\n' "${skipped[@]}"
+else
+    echo "skipped: nothing (open_spiel installed; pytest lists any other skip above)"
+fi

@@ -1,0 +1,119 @@
+"""Hoyito as an OpenSpiel game: ``"python_hoyito"``, registered with
+``pyspiel.register_game`` when this module is imported.
+
+``pyspiel.load_game("python_hoyito", {"variant": "iii", "holes": 6, "seeds":
+4})``. The state wraps the Rust engine's game (``hoyito.Game``); OpenSpiel's
+algorithms (the MCTS bot, evaluation, random simulation) run on it.
+Actions ``0..holes``: 0 is the pass, ``k`` the mover's hole ``k``; player 0
+is South (moves first). Terminal rewards +1, -1 or 0. The longest game is
+bounded exactly by the stall rules: at most ``no_capture_limit`` plies pass
+without a capture, and a game has at most ``total seeds / 4`` captures.
+"""
+
+import numpy as np
+import pyspiel
+
+from ._hoyito import Game
+
+__all__ = ["HoyitoGame", "HoyitoState"]
+
+_DEFAULTS = {"variant": "ii", "holes": 6, "seeds": 4}
+_NO_CAPTURE_LIMIT = 200
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_hoyito",
+    long_name="Python Hoyito (Rust engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULTS),
+)
+
+
+def _game_info(holes, seeds):
+    captures = (2 * holes * seeds) // 4
+    return pyspiel.GameInfo(
+        num_distinct_actions=holes + 1,
+        max_chance_outcomes=0,
+        num_players=2,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=(captures + 1) * (_NO_CAPTURE_LIMIT + 1),
+    )
+
+
+class HoyitoGame(pyspiel.Game):
+    """Hoyito I, II or III on ``2 x holes``."""
+
+    def __init__(self, params=None):
+        params = {**_DEFAULTS, **(params or {})}
+        self.variant = str(params["variant"])
+        self.holes = int(params["holes"])
+        self.seeds = int(params["seeds"])
+        Game(self.variant, self.holes, self.seeds)  # checks the parameters
+        super().__init__(_GAME_TYPE, _game_info(self.holes, self.seeds), params)
+
+    def new_initial_state(self):
+        return HoyitoState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return BoardObserver(self.holes, params)
+
+
+class HoyitoState(pyspiel.State):
+    """A position and its history, held by the engine."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.game = Game(game.variant, game.holes, game.seeds)
+
+    def current_player(self):
+        if self.game.is_over():
+            return pyspiel.PlayerId.TERMINAL
+        return self.game.to_move
+
+    def _legal_actions(self, player):
+        return sorted(self.game.legal_moves())
+
+    def _apply_action(self, action):
+        self.game.play(int(action))
+
+    def _action_to_string(self, player, action):
+        return "pass" if action == 0 else str(action)
+
+    def is_terminal(self):
+        return self.game.is_over()
+
+    def returns(self):
+        return list(self.game.returns())
+
+    def __str__(self):
+        return self.game.notation
+
+
+class BoardObserver:
+    """The board from a player's side, as ``hoyito.Game.observation``."""
+
+    def __init__(self, holes, params):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        self.tensor = np.zeros(2 * holes + 2, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = state.game.observation(player)
+
+    def string_from(self, state, player):
+        return state.game.notation
+
+
+pyspiel.register_game(_GAME_TYPE, HoyitoGame)

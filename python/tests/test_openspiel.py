@@ -1,0 +1,39 @@
+"""hoyito.openspiel: OpenSpiel's random-simulation test and its MCTS bot.
+
+Skipped where the open_spiel package does not install (it has wheels for
+Linux and macOS on CPython 3.9 to 3.12 only).
+"""
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="open_spiel is not installed (no wheel for this platform or Python)"
+)
+
+import hoyito.openspiel  # noqa: E402,F401  (registers python_hoyito)
+
+
+@pytest.mark.parametrize("variant,holes", [("i", 4), ("ii", 6), ("iii", 6), ("ii", 12)])
+def test_random_sim_test_passes(variant, holes):
+    game = pyspiel.load_game("python_hoyito", {"variant": variant, "holes": holes, "seeds": 4})
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+
+
+def test_mcts_bot_and_evaluation_run_on_hoyito():
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    game = pyspiel.load_game("python_hoyito", {"variant": "ii", "holes": 4, "seeds": 2})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=1.4, max_simulations=50, evaluator=evaluator, random_state=rng)
+    random_bot = pyspiel.make_uniform_random_bot(1, 0)
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), [bot, random_bot], rng)
+    assert sum(returns) == 0
+    state = game.new_initial_state()
+    assert state.legal_actions() == [1, 2, 3, 4]
+    assert game.num_distinct_actions() == 5
+    state.apply_action(2)
+    clone = state.clone()
+    assert str(clone) == str(state)
+    assert game.observation_tensor_size() == 10 if hasattr(game, "observation_tensor_size") else True

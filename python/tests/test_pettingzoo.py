@@ -1,0 +1,45 @@
+"""hoyito.pettingzoo: PettingZoo's own API and seed tests."""
+
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import hoyito  # noqa: E402
+from hoyito import pettingzoo as hz  # noqa: E402
+
+
+@pytest.mark.parametrize("variant,holes", [("i", 4), ("ii", 6), ("iii", 12)])
+def test_api_test_passes(variant, holes):
+    api_test(hz.env(variant=variant, holes=holes), num_cycles=300, verbose_progress=False)
+
+
+def test_seed_test_passes():
+    seed_test(lambda: hz.env(variant="ii", holes=6, opening_plies=4), num_cycles=300)
+
+
+def test_ansi_render_draws_the_board():
+    env = hz.env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "North" in text and "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0" in text
+
+
+def test_a_loop_plays_games_to_the_end_with_extra_moves():
+    env = hoyito.pettingzoo.env(variant="iii", holes=6)
+    env.reset(seed=3)
+    rewards = {"south": 0.0, "north": 0.0}
+    repeated = 0
+    previous = None
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, _ = env.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            action = None
+        else:
+            action = int(obs["action_mask"].nonzero()[0][0])
+            repeated += agent == previous
+        previous = agent
+        env.step(action)
+    assert rewards["south"] == -rewards["north"]
+    assert repeated > 0  # a capture gave an extra move

@@ -1,0 +1,91 @@
+"""hoyito.VectorGame: batched stepping, checked against hoyito.Game."""
+
+import numpy as np
+import pytest
+
+import hoyito
+
+
+def random_actions(mask, rng):
+    """A uniformly random legal action per row of `mask`."""
+    noise = rng.random(mask.shape) * mask
+    return noise.argmax(axis=1).astype(np.int64)
+
+
+def test_shapes_and_dtypes():
+    vg = hoyito.VectorGame(8, "ii", 6, seed=1)
+    obs, mask = vg.reset()
+    assert obs.shape == (8, 14) and obs.dtype == np.float32
+    assert mask.shape == (8, 7) and mask.dtype == np.bool_
+    assert len(vg) == 8 and vg.num_actions == 7 and vg.observation_size == 14
+    obs, mask, rewards, terminated, truncated = vg.step(random_actions(mask, np.random.default_rng(0)))
+    assert rewards.shape == (8, 2) and rewards.dtype == np.float32
+    assert terminated.shape == truncated.shape == (8,)
+    assert terminated.dtype == truncated.dtype == np.bool_
+
+
+@pytest.mark.parametrize("variant,holes", [("i", 4), ("ii", 6), ("iii", 4), ("iii", 12)])
+def test_each_game_follows_the_rules_of_the_engine(variant, holes):
+    """Every step of every slot equals the same move played by hoyito.Game
+    (masks, observations, positions); a finished game's rewards are its
+    result and it restarts at once."""
+    n, rng = 16, np.random.default_rng(7)
+    vg = hoyito.VectorGame(n, variant, holes, seed=3)
+    obs, mask = vg.reset()
+    games = [hoyito.Game.from_notation(t, variant) for t in vg.notations()]
+    finished = 0
+    for _ in range(400):
+        actions = random_actions(mask, rng)
+        for g, m, o in zip(games, mask, obs):
+            assert m.tolist() == g.action_mask().tolist()
+            assert o.tolist() == g.observation().tolist()
+        obs, mask, rewards, terminated, truncated = vg.step(actions)
+        finals = vg.final_captures()
+        for i, g in enumerate(games):
+            g.play(int(actions[i]))
+            if g.is_over():
+                finished += 1
+                assert terminated[i]
+                assert rewards[i].tolist() == list(g.returns())
+                assert tuple(finals[i]) == tuple(g.result()["scores"])
+                games[i] = hoyito.Game.from_notation(vg.notations()[i], variant)
+            else:
+                assert not terminated[i] and rewards[i].tolist() == [0, 0]
+                assert vg.notations()[i] == g.notation
+        assert not truncated.any()
+    assert finished > (20 if holes < 12 else 0)
+
+
+def test_seeded_openings_are_reproducible_and_independent_of_threads():
+    a = hoyito.VectorGame(64, "ii", 6, seed=5, opening_plies=6)
+    b = hoyito.VectorGame(64, "ii", 6, seed=5, opening_plies=6, threads=2)
+    c = hoyito.VectorGame(64, "ii", 6, seed=6, opening_plies=6)
+    assert a.notations() == b.notations()
+    assert a.notations() != c.notations()
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    _, mask_a = a.observe_all()
+    _, mask_b = b.observe_all()
+    for _ in range(300):
+        out_a = a.step(random_actions(mask_a, rng_a))
+        out_b = b.step(random_actions(mask_b, rng_b))
+        for x, y in zip(out_a, out_b):
+            assert np.array_equal(x, y)
+        mask_a, mask_b = out_a[1], out_b[1]
+    a.reset(seed=6)
+    assert a.notations() == c.notations()
+
+
+def test_illegal_actions_and_truncation():
+    vg = hoyito.VectorGame(2, "ii", 6, seed=0)
+    with pytest.raises(ValueError, match="game 1: action 0 is not legal"):
+        vg.step(np.array([1, 0]))
+    with pytest.raises(ValueError, match="1 actions for 2 games"):
+        vg.step(np.array([1]))
+    vg = hoyito.VectorGame(4, "ii", 6, seed=0, max_plies=3)
+    rng = np.random.default_rng(0)
+    _, mask = vg.reset()
+    truncated_seen = False
+    for _ in range(3):
+        _, mask, _, terminated, truncated = vg.step(random_actions(mask, rng))
+        truncated_seen |= truncated.any()
+    assert truncated_seen
