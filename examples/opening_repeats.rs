@@ -1,5 +1,5 @@
 //! How many games repeat, by number of random opening plies: the measurement
-//! behind the default `[openings] random_plies` (README, "Openings").
+//! behind the default `[openings] random_plies` (docs/experiments.md, "Openings").
 //!
 //! For every variant, board and pairing, plays `--pairs` seat-swapped pairs the
 //! way the harness does (the pair's random opening from `opening_seed`, then the

@@ -26,20 +26,26 @@ mod position;
 mod prefetch;
 pub mod protocol;
 mod record;
+mod records;
 mod repetition;
 pub mod report;
 mod round_match;
 mod rules;
+mod seeding;
 mod side;
 pub mod solver;
 mod sowing;
 pub mod stats;
 pub mod strength;
+mod toml_place;
 pub mod tournament;
 pub mod tune;
 
 pub use agent::{Agent, AgentRng};
 pub use agents::{analyse, shared_tables_in, Analyse, Analysis, AnalysisError, SearchOptions};
+pub use agents::{
+    builtin_agent_text, parse_agent_text, split_agent_list, AgentNotes, AgentTextError,
+};
 pub use agents::{
     cheap_features, features, hand, Feature, FeatureVector, LearnedEval, Weights, FEATURES,
     MAX_WEIGHT,

@@ -48,6 +48,10 @@ pub enum ParsePositionError {
     /// More seeds than the engine holds.
     #[error("the position holds {0} seeds in all: at most 255 are supported")]
     TooManySeeds(u32),
+    /// One count larger than the engine holds in all, as written (it may
+    /// not fit any integer type, so it is never wrapped into a total).
+    #[error("{0} seeds in {1} is too large: at most 255 seeds in all are supported")]
+    TooLarge(String, &'static str),
 }
 
 fn count(text: &str, what: &'static str) -> Result<u8, ParsePositionError> {
@@ -58,10 +62,14 @@ fn count(text: &str, what: &'static str) -> Result<u8, ParsePositionError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParsePositionError::NotANumber(text.to_string(), what));
     }
+    // Any number of digits: a count too large for any integer type is named
+    // as written, never wrapped (issue 39, item 11: 18446744073709551615
+    // was reported as 4294967295 seeds in all).
     match text.parse::<u32>() {
         Ok(v) if v <= MAX_TOTAL_SEEDS => Ok(v as u8),
-        _ => Err(ParsePositionError::TooManySeeds(
-            text.parse::<u32>().unwrap_or(u32::MAX),
+        _ => Err(ParsePositionError::TooLarge(
+            text.trim_start_matches('0').to_string(),
+            what,
         )),
     }
 }
@@ -202,6 +210,30 @@ mod tests {
         assert_eq!(
             err("4,,4/4,4,4 S 0-0"),
             E::NotANumber("".into(), "South's row")
+        );
+    }
+
+    /// Regression (issue 39, item 11): a count beyond 32 bits was reported
+    /// as "4294967295 seeds in all"; it is named as written.
+    #[test]
+    fn a_count_too_large_for_any_integer_is_named_as_written() {
+        use ParsePositionError as E;
+        let err = |s: &str| s.parse::<Position>().unwrap_err();
+        let big = "18446744073709551615";
+        assert_eq!(
+            err(&format!("4,4/4,4 S {big}-0")),
+            E::TooLarge(big.into(), "the captures")
+        );
+        let text = err(&format!("4,4/4,4 S {big}-0")).to_string();
+        assert!(text.contains(big) && !text.contains("4294967295"), "{text}");
+        let huge = "9".repeat(40);
+        assert_eq!(
+            err(&format!("{huge},4/4,4 S 0-0")),
+            E::TooLarge(huge, "South's row")
+        );
+        assert_eq!(
+            err("4,4/256,4 S 0-0"),
+            E::TooLarge("256".into(), "North's row")
         );
     }
 }

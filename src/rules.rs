@@ -17,9 +17,21 @@ pub const MIN_HOLES: u8 = 2;
 pub const MAX_HOLES: u8 = 16;
 /// Largest number of seeds a game may hold in all (board and captures together).
 pub const MAX_TOTAL_SEEDS: u32 = 255;
+/// The largest `no_capture_limit` a game may be given: 50 times the default
+/// of RULES.md. A game has at most `total seeds / 4` captures, so with the
+/// limit on no game runs past `(total / 4 + 1) x (limit + 1)` plies; beyond
+/// this value a stalled game is no longer a study of the rules but a record
+/// that runs to gigabytes (issue 39, item 4: `4294967295` never ended).
+pub const MAX_NO_CAPTURE_LIMIT: u32 = 10_000;
+/// The largest `repetitions` a game may be given. Two agents that repeat a
+/// cycle of `c` plies stall after about `repetitions x c` plies; a million
+/// made games of 1,999,999 plies whose report took 2.75 GB (issue 39, item 4).
+pub const MAX_REPETITIONS: u32 = 100;
 
 /// Which of the three games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// Written lowercase; read as the command line reads it ([`FromStr`]: any
+/// case, or `1` to `3`), so that `variants = ["II"]` works as `--variant II`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// Hoyito I: en passant captures, no extra move.
@@ -70,6 +82,14 @@ impl FromStr for Variant {
             "iii" | "3" => Ok(Variant::Iii),
             _ => Err(UnknownVariant(s.to_string())),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Variant {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse()
+            .map_err(|_| serde::de::Error::unknown_variant(&text, &["i", "ii", "iii"]))
     }
 }
 
@@ -142,12 +162,24 @@ impl StallRules {
         leftover: Leftover::None,
     };
 
-    /// Refuses stall rules under which a game need not end: both the
-    /// no-capture limit and the repetition rule off.
+    /// Refuses stall rules under which a game need not end, or need not end
+    /// in reasonable time: both the no-capture limit and the repetition rule
+    /// off, a no-capture limit above [`MAX_NO_CAPTURE_LIMIT`], or a
+    /// repetition count above [`MAX_REPETITIONS`]. The first problem found,
+    /// in that order; [`StallRules::problems`] lists them all.
+    pub fn check_ends(&self) -> Result<(), RulesError> {
+        match self.problems().into_iter().next() {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+
+    /// Every reason these stall rules cannot be given to games (see
+    /// [`StallRules::check_ends`]).
     ///
-    /// The check is exactly the right one. Either rule alone ends every game:
-    /// a capture takes seeds off the board for good, so a game has at most
-    /// `total seeds / 4` captures, and between two captures
+    /// Either rule alone ends every game: a capture takes seeds off the board
+    /// for good, so a game has at most `total seeds / 4` captures, and
+    /// between two captures
     /// - with `no_capture_limit = L > 0`, at most `L` plies are played;
     /// - with `repetitions = R > 0`, the seeds on the board stay the same, so
     ///   only finitely many positions (board and side to move) can occur, and
@@ -156,13 +188,24 @@ impl StallRules {
     ///
     /// With both off nothing bounds a game: on 2x2 with 1 seed per hole, two
     /// greedy players sow the same seeds round the board without ever
-    /// capturing, and the game never ends. Agents' internal simulations may
-    /// still use [`StallRules::OFF`]; only rules given for games are checked.
-    pub fn check_ends(&self) -> Result<(), RulesError> {
+    /// capturing, and the game never ends. With either at an extreme value
+    /// (`4294967295`) the bound exists but is never reached in practice, so
+    /// the values are capped, each by a named maximum: the game is bounded by
+    /// refusing such rules, never by a silent cut of the games. Agents'
+    /// internal simulations may still use [`StallRules::OFF`]; only rules
+    /// given for games are checked.
+    pub fn problems(&self) -> Vec<RulesError> {
+        let mut problems = Vec::new();
         if self.no_capture_limit == 0 && self.repetitions == 0 {
-            return Err(RulesError::EndlessGames);
+            problems.push(RulesError::EndlessGames);
         }
-        Ok(())
+        if self.no_capture_limit > MAX_NO_CAPTURE_LIMIT {
+            problems.push(RulesError::NoCaptureLimit(self.no_capture_limit));
+        }
+        if self.repetitions > MAX_REPETITIONS {
+            problems.push(RulesError::Repetitions(self.repetitions));
+        }
+        problems
     }
 }
 
@@ -210,6 +253,20 @@ pub enum RulesError {
          1 seed per hole it does); turn on at least one of them (defaults: 200 and 3)"
     )]
     EndlessGames,
+    /// A no-capture limit above [`MAX_NO_CAPTURE_LIMIT`].
+    #[error(
+        "no_capture_limit = {0} is too large: at most {MAX_NO_CAPTURE_LIMIT} plies without a \
+         capture (default 200; 0 turns the limit off), or a stalled game could run for hours \
+         and fill the disk"
+    )]
+    NoCaptureLimit(u32),
+    /// A repetition count above [`MAX_REPETITIONS`].
+    #[error(
+        "repetitions = {0} is too large: at most {MAX_REPETITIONS} occurrences of a position \
+         (default 3; 0 turns the rule off), or two agents repeating a cycle could play it \
+         millions of times"
+    )]
+    Repetitions(u32),
 }
 
 /// The most seeds per hole that a board of `holes` holes per row supports.
@@ -312,6 +369,40 @@ mod tests {
         };
         assert!(one(1, 0).check_ends().is_ok());
         assert!(one(0, 1).check_ends().is_ok());
+    }
+
+    /// Regression (issue 39, item 4): stall rules at extreme values made
+    /// games that never ended in practice (`no_capture_limit = 4294967295`,
+    /// `repetitions = 4294967295`) or ran to 1,999,999 plies (`repetitions =
+    /// 1000000`).
+    #[test]
+    fn stall_rules_beyond_their_maxima_are_refused() {
+        let rules = |no_capture_limit, repetitions| StallRules {
+            no_capture_limit,
+            repetitions,
+            ..StallRules::OFF
+        };
+        assert_eq!(
+            rules(u32::MAX, 0).check_ends(),
+            Err(RulesError::NoCaptureLimit(u32::MAX))
+        );
+        assert_eq!(
+            rules(0, u32::MAX).check_ends(),
+            Err(RulesError::Repetitions(u32::MAX))
+        );
+        assert_eq!(
+            rules(0, 1_000_000).check_ends(),
+            Err(RulesError::Repetitions(1_000_000))
+        );
+        assert_eq!(rules(u32::MAX, u32::MAX).problems().len(), 2);
+        assert!(rules(MAX_NO_CAPTURE_LIMIT, MAX_REPETITIONS)
+            .check_ends()
+            .is_ok());
+        let text = RulesError::NoCaptureLimit(u32::MAX).to_string();
+        assert!(
+            text.contains("4294967295") && text.contains("at most 10000"),
+            "{text}"
+        );
     }
 
     #[test]

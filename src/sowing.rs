@@ -106,7 +106,7 @@ const FIRST_SAVE: u32 = 8;
 /// hour. The longest sowing seen to end, over 210,000 random games of every
 /// variant and board, took 223 laps (`examples/relay_laps.rs`), so the cap
 /// only cuts sowings that exact detection could not decide in practice.
-/// RULES.md asks for exact detection; the README says where the engine
+/// RULES.md asks for exact detection; docs/rules-decisions.md says where the engine
 /// departs from it.
 pub const MAX_RELAY_LAPS: u32 = 1 << 20;
 

@@ -246,7 +246,7 @@ fn issue9_item18_toml_errors_are_one_line_with_their_place() {
     let line = one_line(&Case::new(&BASE.replace("seed = 1", "seed = 1\nsede = 2")).refused(&[]))
         .to_string();
     assert!(
-        line.contains("line 4, column 1: unknown field `sede`"),
+        line.contains("c.toml: unknown key `sede` (line 4): did you mean `seed`?"),
         "{line}"
     );
     let line =

@@ -153,8 +153,11 @@ fn bad_input_names_file_key_and_allowed_values_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
         ("name = \"small\"", &["line 2, column 14: "][..]),
-        ("seed = 11", &["unknown field `sede`", "`seed`"]),
-        ("\"i\", \"ii\"", &["unknown variant `iv`", "`iii`"]),
+        ("seed = 11", &["unknown key `sede`", "did you mean `seed`?"]),
+        (
+            "\"i\", \"ii\"",
+            &["unknown value `iv` for `rules.variants`", "`iii`"],
+        ),
         ("games = 25", &["`games`", "at least 1"]),
         ("holes = [4, 6]", &["rules.holes", "17", "2 to 16"]),
         (

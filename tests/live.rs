@@ -225,10 +225,14 @@ fn match_runs_two_agents_from_flags_and_writes_its_experiment() {
         "--out",
         s(&out),
     ]);
-    assert!(text.contains("greedy-vs-random: 40 games"), "{text}");
+    // The name carries the settings (issue 41, item 4).
+    assert!(
+        text.contains("greedy-vs-random-ii-2x4-seed1: 40 games"),
+        "{text}"
+    );
     let experiment = String::from_utf8(bytes(out.join("experiment.toml"))).expect("utf-8");
     assert!(
-        experiment.contains("name = \"greedy-vs-random\""),
+        experiment.contains("name = \"greedy-vs-random-ii-2x4-seed1\""),
         "{experiment}"
     );
     assert!(experiment.contains("holes = [4]"), "{experiment}");

@@ -427,7 +427,17 @@ fn exported_pgn_parses_back_to_the_rows_and_moves() {
         );
         assert_eq!(game.tag("Event"), "small");
         assert_eq!(game.tag("Site"), "hoyito");
-        assert_eq!(game.tag("Date"), "????.??.??");
+        // The day the run started, as recorded in its experiment.toml
+        // (issue 41, item 8).
+        let date = game.tag("Date");
+        let digit_or_dot = |(i, c): (usize, char)| match i {
+            4 | 7 => c == '.',
+            _ => c.is_ascii_digit(),
+        };
+        assert!(
+            date.len() == 10 && date.chars().enumerate().all(digit_or_dot),
+            "{date}"
+        );
         assert_eq!(game.tag("Round"), (row.game_id + 1).to_string());
         assert_eq!(game.tag("White"), row.south);
         assert_eq!(game.tag("Black"), row.north);
@@ -449,15 +459,24 @@ fn exported_pgn_parses_back_to_the_rows_and_moves() {
             game.tag("Variant"),
             format!("Hoyito {}", row.variant.name().to_uppercase())
         );
-        // The movetext: the moves in one comment, then the result, which
-        // must agree with the Result tag.
-        let (comment, tail) = game.movetext.split_once("} ").expect("a comment");
+        // The movetext: the opening's plies in a comment (they are the
+        // Opening tag), the players' moves in another, then the result,
+        // which must agree with the Result tag.
+        let opening = game.tag("Opening");
+        let rest = match game.movetext.strip_prefix("{opening: ") {
+            Some(rest) => {
+                let (plies, rest) = rest.split_once("} ").expect("an opening comment");
+                assert_eq!(plies, opening);
+                rest
+            }
+            None => game.movetext.as_str(),
+        };
+        let (comment, tail) = rest.split_once("} ").expect("a comment");
         assert_eq!(tail, result);
         assert!(reader.next_row(&mut record).unwrap());
-        assert_eq!(
-            comment.strip_prefix("{moves: "),
-            Some(record.moves_text().as_str())
-        );
+        let played = comment.strip_prefix("{moves:").expect("a moves comment");
+        let all = format!("{opening} {}", played.trim());
+        assert_eq!(all.trim(), record.moves_text());
     }
     // Without moves.csv the games are still there, without their moves.
     fs::remove_file(dir.join(MOVES_FILE)).unwrap();

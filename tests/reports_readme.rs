@@ -351,6 +351,22 @@ fn every_figure_of_the_reports_readme_matches_its_summary() {
 }
 
 /// A scratch reports folder with one summary, for the checker's own tests.
+/// Issue 41: the top README answers the three questions in a few lines; its
+/// figures carry the same markers, with sources under `reports/`.
+#[test]
+fn every_figure_of_the_top_readme_matches_its_summary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let marked = marked_figures(&readme).expect("markers parse");
+    assert!(
+        marked.len() >= 6,
+        "the README's answers quote their figures with sources: only {} marked",
+        marked.len()
+    );
+    let problems = check_readme(&readme, &root.join("reports"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("hoyito-readme-{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("study")).unwrap();

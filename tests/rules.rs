@@ -294,7 +294,7 @@ fn a_random_move_is_uniform_over_the_legal_moves_and_never_endless() {
 /// position North's hole 12 sows more than 20 million laps without ending or
 /// repeating a sowing state, and exact detection stalled an alpha-beta search
 /// for half an hour. Past `MAX_RELAY_LAPS` laps a sowing counts as endless
-/// (README, "Where the engine departs from RULES.md"); the other eleven moves
+/// (docs/rules-decisions.md, "Where the engine departs from RULES.md"); the other eleven moves
 /// stay legal. No sowing seen to end comes near the cap (the longest in
 /// random games of every variant and board: 223 laps,
 /// `examples/relay_laps.rs`).

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::evaluation::Evaluator;
+use crate::agents::evaluator::Evaluator;
 use crate::agents::learned::{LearnedEval, Weights};
 
 /// An evaluation, as written in agent files (`[eval]`, tagged by `kind`).

@@ -47,7 +47,9 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 pub struct ExternalAgent {
     command: ExternalCommand,
     stderr_log: Option<PathBuf>,
-    process: Option<AgentProcess>,
+    /// The running process (boxed: the agent sits in the lineup's seats,
+    /// beside agents that are one pointer).
+    process: Option<Box<AgentProcess>>,
     /// The name the agent gave in `ready`.
     ready_name: Option<String>,
     /// Whether the current game was announced (`newgame`).
@@ -77,7 +79,7 @@ impl ExternalAgent {
 
     /// Whether a process is running (one that exited is dropped).
     pub fn is_running(&mut self) -> bool {
-        if !self.process.as_mut().is_some_and(AgentProcess::is_alive) {
+        if !self.process.as_mut().is_some_and(|p| p.is_alive()) {
             self.process = None;
         }
         self.process.is_some()
@@ -107,15 +109,16 @@ impl ExternalAgent {
                     ))
                 }
             }
-            self.process = Some(process);
+            self.process = Some(Box::new(process));
         }
         Ok(self.process.as_mut().expect("started above"))
     }
 
-    /// Sends one message; a failure kills the process.
+    /// Sends one message. On a failure the caller kills the process
+    /// ([`Self::fail`]), once: the agent's log says why only once.
     fn send(&mut self, msg: &HarnessMessage) -> Result<(), Forfeit> {
         let sent = self.process()?.send(&msg.to_string());
-        sent.map_err(|e| self.fail(forfeit_of(e)))
+        sent.map_err(forfeit_of)
     }
 
     /// Kills the process after a failure, says why in the agent's stderr
@@ -197,7 +200,7 @@ impl ExternalAgent {
 fn forfeit_of(err: ProcessError) -> Forfeit {
     let reason = match err {
         ProcessError::Timeout(_) => ForfeitReason::Timeout,
-        ProcessError::BadLine(_) => ForfeitReason::Protocol,
+        ProcessError::BadLine(_) | ProcessError::Flood => ForfeitReason::Protocol,
         _ => ForfeitReason::Crash,
     };
     Forfeit::new(reason, err.to_string())
@@ -261,8 +264,9 @@ impl Agent for ExternalAgent {
             ending: outcome.ending.name().to_string(),
         });
         for msg in &messages {
-            if self.send(msg).is_err() {
+            if let Err(forfeit) = self.send(msg) {
                 // The game is over: a crash now costs nothing but a restart.
+                self.fail(forfeit);
                 return;
             }
         }

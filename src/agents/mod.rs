@@ -2,40 +2,48 @@
 //! evaluation, the data that describes an agent ([`AgentSpec`]) and the roster of
 //! named agents in `agents/*.toml`.
 
+mod agent_text;
 mod alphabeta;
 mod analysis;
+mod build;
+mod builtin;
 mod diverse;
 mod eval_spec;
 mod evaluation;
+mod evaluator;
 mod external;
 mod features;
 mod greedy;
 mod human;
 mod learned;
 mod mcts;
+mod notes;
 mod random;
 mod roster;
+mod skip_default;
 mod spec;
 mod tablebase;
 
+pub use agent_text::{parse_agent_text, split_agent_list, AgentTextError};
 pub use alphabeta::{AlphaBeta, AlphaBetaBudget, SearchInfo, SearchOptions};
 pub use analysis::{analyse, Analyse, Analysis, AnalysisError};
-pub use diverse::Diverse;
+pub use build::prepare_tables;
 pub use eval_spec::EvalSpec;
 pub use evaluation::{
-    evaluate, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score, StallTracker,
+    evaluate, outcome_reward, stalled_margin, terminal_margin, Score, StallTracker,
 };
+pub use evaluator::Evaluator;
 pub use external::{ExternalAgent, ExternalCommand};
 pub use features::{cheap_features, features, hand, Feature, FeatureVector, FEATURES};
 pub use greedy::{turn_gain, Greedy, TURN_SEARCH_LIMIT};
 pub use human::{check_human_input, HumanAgent, HumanSeatError};
 pub use learned::{LearnedEval, Weights, MAX_WEIGHT};
 pub use mcts::{
-    logistic_reward, Mcts, MctsInfo, MctsOptions, MctsParams, MoveStats, Proof, LEAF_SCALE,
+    logistic_reward, Mcts, MctsInfo, MctsOptions, MctsParams, MoveStats, Proof, RolloutPolicy,
+    LEAF_SCALE,
 };
+pub use notes::{builtin_agent_text, AgentNotes};
 pub use random::RandomAgent;
 pub use roster::{NamedAgent, Roster, RosterError};
-pub use spec::{AgentSpec, RolloutPolicy};
-pub use tablebase::{
-    prepare_tables, shared_tables, shared_tables_in, TablebaseAgent, TablebaseAgentError,
-};
+pub use spec::AgentSpec;
+pub use tablebase::{shared_tables, shared_tables_in, TablebaseAgent, TablebaseAgentError};

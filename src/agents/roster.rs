@@ -238,25 +238,47 @@ fn accepts(ty: Type, value: &toml::Value) -> bool {
     }
 }
 
-/// Reads one agent file's text.
-pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterError> {
-    let field_error = |field: &str, problem: String, allowed: String| RosterError::Field {
-        file: file.to_path_buf(),
+/// Why an agent table is refused, before the caller says where it came
+/// from (an agent file, or an agent given on the command line).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableProblem {
+    /// serde's own message.
+    Syntax(String),
+    /// A field is missing, unknown, ill-typed or out of range.
+    Field {
+        /// The field.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+        /// What would be accepted.
+        allowed: String,
+    },
+}
+
+/// The names of the fields that `kind` accepts, besides `kind`.
+pub(crate) fn field_names(kind: &str) -> Vec<&'static str> {
+    fields_of(kind).iter().map(|f| f.0).collect()
+}
+
+/// The kinds an agent file or an agent text may name.
+pub(crate) fn kinds() -> &'static [&'static str] {
+    KINDS
+}
+
+/// Checks an agent table (a file's or a command line's) and reads it.
+pub(crate) fn check_table(table: toml::Table) -> Result<AgentSpec, TableProblem> {
+    let field_error = |field: &str, problem: String, allowed: String| TableProblem::Field {
         field: field.to_string(),
         problem,
         allowed,
     };
-    let table: toml::Table = toml::from_str(text).map_err(|e| RosterError::Syntax {
-        file: file.to_path_buf(),
-        message: TomlPlace::of(text, &e).to_string(),
-    })?;
     let kinds = KINDS.join(", ");
     let kind = match table.get("kind") {
         None => return Err(field_error("kind", "is missing".into(), kinds)),
-        Some(toml::Value::String(k)) if KINDS.contains(&k.as_str()) => k.as_str(),
+        Some(toml::Value::String(k)) if KINDS.contains(&k.as_str()) => k.clone(),
         Some(other) => return Err(field_error("kind", format!("is {other}"), kinds)),
     };
-    let fields = fields_of(kind);
+    let fields = fields_of(&kind);
     let names = || {
         let list: Vec<&str> = fields.iter().map(|f| f.0).collect();
         if list.is_empty() {
@@ -278,10 +300,7 @@ pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterEr
     }
     let spec: AgentSpec = table
         .try_into()
-        .map_err(|e: toml::de::Error| RosterError::Syntax {
-            file: file.to_path_buf(),
-            message: e.message().to_string(),
-        })?;
+        .map_err(|e: toml::de::Error| TableProblem::Syntax(e.message().to_string()))?;
     spec.validate().map_err(|message| {
         let field = message.split(" = ").next().unwrap_or_default();
         // A nested field (`fallback.depth`) has no entry here: the message's
@@ -293,6 +312,30 @@ pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterEr
         field_error(field, "is out of range".into(), allowed.into())
     })?;
     Ok(spec)
+}
+
+/// Reads one agent file's text.
+pub(crate) fn parse_agent(file: &Path, text: &str) -> Result<AgentSpec, RosterError> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| RosterError::Syntax {
+        file: file.to_path_buf(),
+        message: TomlPlace::of(text, &e).to_string(),
+    })?;
+    check_table(table).map_err(|problem| match problem {
+        TableProblem::Syntax(message) => RosterError::Syntax {
+            file: file.to_path_buf(),
+            message,
+        },
+        TableProblem::Field {
+            field,
+            problem,
+            allowed,
+        } => RosterError::Field {
+            file: file.to_path_buf(),
+            field,
+            problem,
+            allowed,
+        },
+    })
 }
 
 impl Roster {
@@ -364,6 +407,12 @@ impl Roster {
                 name: name.to_string(),
                 known: self.agents.iter().map(|a| a.name.clone()).collect(),
             })
+    }
+
+    /// A roster of these agents, sorted by name.
+    pub(crate) fn from_agents(mut agents: Vec<NamedAgent>) -> Roster {
+        agents.sort_by(|a, b| a.name.cmp(&b.name));
+        Roster { agents }
     }
 
     /// All agents, sorted by name.

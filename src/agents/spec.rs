@@ -3,63 +3,37 @@
 //!
 //! A spec is checked in two steps: serde reads it (unknown kind, unknown or
 //! ill-typed parameter, missing field), then [`AgentSpec::validate`] checks the
-//! ranges that types cannot express.
+//! ranges that types cannot express. What builds an agent from a spec is in
+//! `build`, above the kinds of agent: no kind reads a spec.
 
 use std::fmt;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agent::Agent;
-use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget, SearchOptions};
+use crate::agents::mcts::RolloutPolicy;
+
+use crate::agents::alphabeta::{AlphaBetaBudget, SearchOptions};
 use crate::agents::eval_spec::EvalSpec;
-use crate::agents::external::{ExternalAgent, ExternalCommand};
-use crate::agents::greedy::Greedy;
-use crate::agents::human::HumanAgent;
-use crate::agents::mcts::{Mcts, MctsOptions, MctsParams};
-use crate::agents::random::RandomAgent;
-use crate::agents::tablebase::TablebaseAgent;
+use crate::agents::mcts::MctsParams;
+use crate::agents::skip_default::is_default;
 use crate::solver::MAX_TABLE_SEEDS;
 
 /// The largest MCTS iteration count accepted (the tree grows with it).
-const MAX_ITERATIONS: u32 = 10_000_000;
-
-/// How MCTS rollouts choose moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RolloutPolicy {
-    /// Uniform random legal moves (default).
-    #[default]
-    Random,
-    /// The greedy agent's move.
-    Greedy,
-    /// No rollout: the new leaf is scored by the evaluation
-    /// ([`crate::agents::logistic_reward`]).
-    None,
-}
-
-impl fmt::Display for RolloutPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RolloutPolicy::Random => "random",
-            RolloutPolicy::Greedy => "greedy",
-            RolloutPolicy::None => "none",
-        })
-    }
-}
+pub(crate) const MAX_ITERATIONS: u32 = 10_000_000;
 
 /// What agent to build, with its parameters; see each agent's documentation for
 /// the meaning and defaults of its parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum AgentSpec {
-    /// [`RandomAgent`].
+    /// [`RandomAgent`](crate::agents::RandomAgent).
     Random,
-    /// [`Greedy`].
+    /// [`Greedy`](crate::agents::Greedy).
     Greedy,
-    /// [`HumanAgent`]: a person at the terminal (one game at a time).
+    /// [`HumanAgent`](crate::agents::HumanAgent): a person at the terminal (one game at a time).
     Human,
-    /// [`AlphaBeta`]: depth 8 when no budget is given.
+    /// [`AlphaBeta`](crate::agents::AlphaBeta): depth 8 when no budget is given.
     Alphabeta {
         /// Deepest iteration in plies, 1..=64.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -78,7 +52,7 @@ pub enum AgentSpec {
         #[serde(flatten)]
         search: SearchOptions,
     },
-    /// [`Mcts`].
+    /// [`Mcts`](crate::agents::Mcts).
     Mcts {
         /// Playouts per move, 1..=10,000,000 (required).
         iterations: u32,
@@ -110,7 +84,7 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "is_default")]
         reuse: bool,
     },
-    /// [`TablebaseAgent`]: perfect play within the tables.
+    /// [`TablebaseAgent`](crate::agents::TablebaseAgent): perfect play within the tables.
     Tablebase {
         /// Largest layer of the tables (seeds on the board), 0..=120 (required).
         /// Memory and build time grow fast: 2x6 up to 16 seeds takes about a
@@ -123,7 +97,7 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fallback: Option<Box<AgentSpec>>,
     },
-    /// [`ExternalAgent`]: a program in any language, spoken to over the
+    /// [`ExternalAgent`](crate::agents::ExternalAgent): a program in any language, spoken to over the
     /// protocol of agents/PROTOCOL.md.
     External {
         /// The program and its arguments, run without a shell (required, not
@@ -146,7 +120,7 @@ fn default_timeout_ms() -> u64 {
 }
 
 /// The deepest table-scored search a tablebase agent may run outside the tables.
-const MAX_TABLEBASE_DEPTH: u32 = 16;
+pub(crate) const MAX_TABLEBASE_DEPTH: u32 = 16;
 
 fn default_tablebase_depth() -> u32 {
     4
@@ -158,12 +132,6 @@ fn default_exploration() -> f64 {
 
 fn default_rollout_cap() -> u32 {
     MctsParams::DEFAULT_ROLLOUT_CAP
-}
-
-/// Whether a key holds its default, so that it is left out when a spec is
-/// written (agent files with no enhancement print as they always did).
-pub(crate) fn is_default<T: Default + PartialEq>(x: &T) -> bool {
-    *x == T::default()
 }
 
 impl AgentSpec {
@@ -360,141 +328,6 @@ impl AgentSpec {
                 ..
             } => fallback.reproducible(),
             _ => true,
-        }
-    }
-
-    /// The external agent of an `external` spec, its standard error appended
-    /// to `stderr_log` (discarded when `None`); `None` for any other kind.
-    pub fn external(&self, stderr_log: Option<PathBuf>) -> Option<ExternalAgent> {
-        match self {
-            AgentSpec::External {
-                command,
-                working_dir,
-                move_timeout_ms,
-                startup_timeout_ms,
-            } => Some(ExternalAgent::new(
-                ExternalCommand {
-                    command: command.clone(),
-                    working_dir: working_dir.clone(),
-                    move_timeout_ms: (*move_timeout_ms).max(1),
-                    startup_timeout_ms: (*startup_timeout_ms).max(1),
-                },
-                stderr_log,
-            )),
-            _ => None,
-        }
-    }
-
-    /// The MCTS searcher of an `mcts` spec (its search information is what
-    /// `hoyito best` prints); `None` for any other kind. Out of range values
-    /// are clamped as in [`AgentSpec::build`].
-    pub fn mcts(&self) -> Option<Mcts> {
-        let AgentSpec::Mcts {
-            iterations,
-            exploration,
-            rollout,
-            rollout_cap,
-            ref eval,
-            solver,
-            progressive_bias,
-            rave,
-            grave_ref,
-            reuse,
-        } = *self
-        else {
-            return None;
-        };
-        let nonnegative = |x: f64| if x.is_finite() { x.max(0.0) } else { 0.0 };
-        Some(
-            Mcts::new(MctsParams {
-                iterations: iterations.clamp(1, MAX_ITERATIONS),
-                exploration: if exploration.is_finite() {
-                    exploration.max(0.0)
-                } else {
-                    MctsParams::DEFAULT_EXPLORATION
-                },
-                rollout,
-                rollout_cap: rollout_cap.max(1),
-            })
-            .with_evaluator(eval.build())
-            .with_options(MctsOptions {
-                solver,
-                progressive_bias: nonnegative(progressive_bias),
-                rave: nonnegative(rave),
-                grave_ref,
-                reuse,
-            }),
-        )
-    }
-
-    /// The alpha-beta searcher of an `alphabeta` spec (its search information
-    /// is richer than a move: see [`crate::agents::analyse`]); `None` for any
-    /// other kind. Out of range values are clamped as by [`AgentSpec::build`].
-    pub fn alphabeta(&self) -> Option<AlphaBeta> {
-        let AgentSpec::Alphabeta {
-            depth,
-            nodes,
-            time_ms,
-            ref eval,
-            ref search,
-        } = *self
-        else {
-            return None;
-        };
-        let unbounded = nodes.is_some() || time_ms.is_some();
-        let default = if unbounded {
-            AlphaBetaBudget::MAX_DEPTH
-        } else {
-            AlphaBetaBudget::DEFAULT_DEPTH
-        };
-        let budget = AlphaBetaBudget {
-            depth: depth
-                .unwrap_or(default)
-                .clamp(1, AlphaBetaBudget::MAX_DEPTH),
-            nodes: nodes.map(|n| n.max(1)),
-            time_ms: time_ms.map(|t| t.max(1)),
-        };
-        Some(
-            AlphaBeta::new(budget)
-                .with_evaluator(eval.build())
-                .with_options(search.clone()),
-        )
-    }
-
-    /// A fresh agent. The spec should have passed [`AgentSpec::validate`]; out of
-    /// range values are clamped to the nearest allowed one. An external agent
-    /// built here discards its standard error.
-    pub fn build(&self) -> Box<dyn Agent> {
-        if let Some(external) = self.external(None) {
-            return Box::new(external);
-        }
-        if let Some(alphabeta) = self.alphabeta() {
-            let (plies, margin) = {
-                let o = alphabeta.options();
-                (o.diverse_plies, o.diverse_margin)
-            };
-            if plies > 0 {
-                return Box::new(crate::agents::Diverse::new(alphabeta, plies, margin));
-            }
-            return Box::new(alphabeta);
-        }
-        match *self {
-            AgentSpec::External { .. } | AgentSpec::Alphabeta { .. } => {
-                unreachable!("built above")
-            }
-            AgentSpec::Tablebase {
-                max_seeds,
-                depth,
-                ref fallback,
-            } => Box::new(TablebaseAgent::new(
-                max_seeds.min(MAX_TABLE_SEEDS),
-                depth.clamp(1, MAX_TABLEBASE_DEPTH),
-                fallback.as_ref().map(|f| f.build()),
-            )),
-            AgentSpec::Random => Box::new(RandomAgent),
-            AgentSpec::Greedy => Box::new(Greedy),
-            AgentSpec::Human => Box::new(HumanAgent::terminal()),
-            AgentSpec::Mcts { .. } => Box::new(self.mcts().expect("an mcts spec")),
         }
     }
 }

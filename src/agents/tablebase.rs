@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use thiserror::Error;
 
 use crate::agent::{Agent, AgentRng};
-use crate::agents::spec::AgentSpec;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::{LastFour, Leftover, Rules, Variant};
@@ -31,7 +30,7 @@ use crate::solver::{SolveError, Tablebase};
 /// board (2x4 with one seed per hole needs layers 0 to 8, whatever `max_seeds`),
 /// or of the position a game starts from when it holds more.
 ///
-/// Building can fail (not enough memory): [`prepare_tables`] reports why, and
+/// Building can fail (not enough memory): [`crate::agents::prepare_tables`] reports why, and
 /// the harness calls it for every agent and board before the first game, so
 /// that the agent fails to start instead of silently playing without tables.
 pub struct TablebaseAgent {
@@ -90,20 +89,6 @@ impl TablebaseAgent {
                 tables
             }
         }
-    }
-}
-
-/// Builds, once per process, the tables that `spec` (a tablebase agent, an
-/// alpha-beta agent with `max_seeds`, or none) needs for games under `rules`,
-/// and says why when they cannot be built. Any other agent needs nothing: `Ok`.
-pub fn prepare_tables(spec: &AgentSpec, rules: &Rules) -> Result<(), TablebaseAgentError> {
-    match spec {
-        AgentSpec::Tablebase { max_seeds, .. } => shared_tables(rules, *max_seeds).map(drop),
-        AgentSpec::Alphabeta { search, .. } => match search.max_seeds {
-            Some(k) => shared_tables_in(rules, k, 0, search.tables.as_deref()).map(drop),
-            None => Ok(()),
-        },
-        _ => Ok(()),
     }
 }
 

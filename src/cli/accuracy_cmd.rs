@@ -18,8 +18,9 @@ use hoyito::strength::{
     agent_moves, sample_positions, score_moves, tree_positions, write_outputs, AccuracyReport,
     Judged, PositionSet, SampleSpec,
 };
-use hoyito::{NamedAgent, Roster, Rules, Variant};
+use hoyito::{split_agent_list, NamedAgent, Rules, Variant};
 
+use super::agent_args::{agent, AgentsDirArg};
 use super::progress::counting_bar;
 
 /// Seeds per hole of the games started from the positions (the standard game).
@@ -29,11 +30,11 @@ const SEEDS_PER_HOLE: u32 = 4;
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("set").required(true).args(["max_seeds", "tree_plies"])))]
 pub struct AccuracyArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row, 2 to 16 (required).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Draw positions uniformly from the tables' positions with 2 to this many
     /// seeds on the board (every layer up to it is built: 2x6 up to 16 takes
@@ -48,8 +49,11 @@ pub struct AccuracyArgs {
     /// 2x4 at most, 4 seeds per hole).
     #[arg(long)]
     tree_plies: Option<u32>,
-    /// Comma-separated roster names, e.g. random,greedy,alphabeta-d8.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Comma-separated agents, e.g. random,greedy,alphabeta-d8 or
+    /// greedy,mcts:iterations=5000,exploration=1 (each a roster name,
+    /// KIND:KEY=VALUE,..., NAME:KEY=VALUE,..., cmd=COMMAND or PATH.toml; a
+    /// part that reads KEY=VALUE belongs to the agent before it); repeatable.
+    #[arg(long, value_name = "AGENTS", required = true)]
     agents: Vec<String>,
     /// Seeds the draw and the agents' generators.
     #[arg(long, default_value_t = 1)]
@@ -61,9 +65,8 @@ pub struct AccuracyArgs {
     /// Also write the table, a CSV, a JSON and a per-position CSV here.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// The roster: one TOML file per agent.
-    #[arg(long, default_value = "agents")]
-    agents_dir: PathBuf,
+    #[command(flatten)]
+    agents_dir: AgentsDirArg,
     /// Worker threads, 0 = all cores (the figures do not depend on it).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -80,11 +83,12 @@ pub fn accuracy(args: AccuracyArgs) -> Result<()> {
 
 fn run(args: AccuracyArgs) -> Result<()> {
     let rules = Rules::new(args.variant).with_board(args.holes, SEEDS_PER_HOLE)?;
-    let roster = Roster::load(&args.agents_dir)?;
+    let roster = args.agents_dir.roster()?;
     let agents: Vec<NamedAgent> = args
         .agents
         .iter()
-        .map(|name| roster.get(name).cloned().context("--agents"))
+        .flat_map(|list| split_agent_list(list))
+        .map(|text| agent(&text, &roster, "--agents"))
         .collect::<Result<_>>()?;
     let mut tables = Tablebase::new(args.variant, rules.holes)?;
     let dir = args.tables.as_deref();

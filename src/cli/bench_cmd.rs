@@ -8,6 +8,14 @@ use clap::Args;
 use hoyito::bench::{self, floor, harness, search_depth, SearchThroughput, Throughput};
 use hoyito::{check_board, Rules, Variant};
 
+/// The most random games per measure: 500 times the default, minutes per
+/// measure on one core; `18446744073709551615` ran for ever (issue 39, item 11).
+const MAX_GAMES: u64 = 10_000_000;
+/// The most times a measure is taken.
+const MAX_REPEAT: usize = 1_000;
+/// The most champion games per measure of `--adjudication`.
+const MAX_CHAMPION_GAMES: u64 = 100_000;
+
 /// Arguments of `hoyito bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -57,8 +65,17 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
+    if args.repeat > MAX_REPEAT {
+        bail!("--repeat {} is too many: at most {MAX_REPEAT}", args.repeat);
+    }
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if args.games > MAX_GAMES {
+        bail!(
+            "--games {} is too many: at most {MAX_GAMES} random games per measure",
+            args.games
+        );
     }
     for &holes in &args.holes {
         check_board(u32::from(holes), 4).with_context(|| format!("--holes {holes}"))?;
@@ -143,6 +160,12 @@ fn search(args: &BenchArgs) -> Result<()> {
 fn adjudication(args: &BenchArgs, dir: &std::path::Path) -> Result<()> {
     if args.champion_games == 0 {
         bail!("--champion-games must be at least 1");
+    }
+    if args.champion_games > MAX_CHAMPION_GAMES {
+        bail!(
+            "--champion-games {} is too many: at most {MAX_CHAMPION_GAMES}",
+            args.champion_games
+        );
     }
     let path = dir
         .to_str()

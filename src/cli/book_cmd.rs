@@ -18,8 +18,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::openings::{generate_book, BookRequest};
 use hoyito::tournament::{is_symlink, write_atomic};
-use hoyito::{check_board, Roster, Variant};
+use hoyito::{check_board, Variant};
 
+use super::agent_args::{agent, AgentsDirArg};
+use super::agent_memory::check_agents_memory;
 use super::progress::counting_bar;
 
 /// The most positions a book may hold: sampling tries up to 100 times as many
@@ -29,11 +31,11 @@ const MAX_COUNT: u32 = 10_000_000;
 /// Arguments of `hoyito book`.
 #[derive(Debug, Args)]
 pub struct BookArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Seeds per hole at the start.
     #[arg(long, default_value_t = 4)]
@@ -44,8 +46,9 @@ pub struct BookArgs {
     /// Positions to write (all distinct), 1 to 10000000.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_COUNT as i64))]
     count: u32,
-    /// The roster agent whose search evaluates the positions (an alphabeta agent).
-    #[arg(long)]
+    /// The agent whose search evaluates the positions (an alphabeta agent):
+    /// a roster name, KIND:KEY=VALUE,..., NAME:KEY=VALUE,... or PATH.toml.
+    #[arg(long, value_name = "AGENT")]
     agent: String,
     /// Keep positions whose evaluation for the side to move is within ±E seeds.
     #[arg(long)]
@@ -53,12 +56,11 @@ pub struct BookArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The roster: one TOML file per agent.
-    #[arg(long, value_name = "DIR", default_value = "agents")]
-    agents_dir: PathBuf,
-    /// Directory of table files (from `hoyito solve --out`): positions whose
+    #[command(flatten)]
+    agents_dir: AgentsDirArg,
+    /// Directory of table files (from `hoyito solve --tables`): positions whose
     /// layer it holds are evaluated exactly.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
     /// The book file to write.
     #[arg(long)]
@@ -154,15 +156,24 @@ pub fn book(args: BookArgs) -> Result<()> {
     check_board(args.holes, args.seeds)?;
     // Before the minutes of search, and again before the write.
     check_out(&args.out, args.force)?;
-    let roster = Roster::load(&args.agents_dir)?;
-    let spec = roster.get(&args.agent)?.spec.clone();
+    let roster = args.agents_dir.roster()?;
+    let named = agent(&args.agent, &roster, "--agent")?;
+    let spec = named.spec.clone();
+    // One search per worker thread of the global pool at a time.
+    let what = format!("--agent {}", named.name);
+    check_agents_memory(
+        &what,
+        &[(&spec, 1)],
+        args.holes as u8,
+        rayon::current_num_threads(),
+    )?;
     let request = BookRequest {
         variant: args.variant,
         holes: args.holes as u8,
         seeds: args.seeds as u8,
         plies: args.plies,
         count: args.count as usize,
-        agent: args.agent.clone(),
+        agent: named.name.clone(),
         spec,
         max_eval: args.max_eval,
         seed: args.seed,
@@ -184,7 +195,7 @@ pub fn book(args: BookArgs) -> Result<()> {
         book.entries.len(),
         args.plies,
         args.max_eval,
-        args.agent
+        named.name
     );
     println!("{}", args.out.display());
     Ok(())

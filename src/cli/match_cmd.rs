@@ -5,14 +5,23 @@
 //! through the same parser and checks as `hoyito run CONFIG`, so a match is
 //! an ordinary run in every respect: it writes its `experiment.toml`,
 //! resumes, extends with a larger `--games`, and reports like any other.
+//!
+//! The agents are written as everywhere else (`alphabeta:depth=12`,
+//! `champion:nodes=200000`, `cmd=python3 my_agent.py`, a roster name or an
+//! agent file) and saved in the experiment's `[roster]`. The default results
+//! directory is named after every setting that makes the experiment what it
+//! is (agents, variant, board, seed, book, adjudication, SPRT), so that a
+//! match with other settings never lands in another's directory; `--games`
+//! is left out, so that a larger one extends the same run.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tournament::Experiment;
-use hoyito::{Roster, Variant};
+use hoyito::{NamedAgent, Variant};
 
+use super::agent_args::agent;
 use super::session::{execute, RunOutputArgs};
 
 /// Games per match when no SPRT runs.
@@ -23,15 +32,20 @@ const DEFAULT_SPRT_CAP: u64 = 20_000;
 /// Arguments of `hoyito match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The first agent (roster name): the one whose score and Elo are given.
+    /// The first agent, whose score and Elo are given: a roster name,
+    /// KIND:KEY=VALUE,... (alphabeta:depth=12, mcts:iterations=20000),
+    /// NAME:KEY=VALUE,... (champion:nodes=200000), cmd=COMMAND (an external
+    /// agent, e.g. 'cmd=python3 my_agent.py') or PATH.toml.
+    #[arg(value_name = "AGENT")]
     agent: String,
-    /// Its opponent.
+    /// Its opponent, written the same way.
+    #[arg(value_name = "OPPONENT")]
     opponent: String,
-    /// Which Hoyito: i, ii or iii.
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row (2 to 16).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Seeds per hole at the start.
     #[arg(long, default_value_t = 4)]
@@ -85,11 +99,37 @@ fn parse_bounds(text: &str) -> Result<(f64, f64)> {
     }
 }
 
-/// The experiment's name: the two agents' names with only the characters
-/// an experiment name allows.
-fn match_name(agent: &str, opponent: &str) -> String {
-    format!("{agent}-vs-{opponent}")
-        .chars()
+/// The experiment's name, which names the default results directory: the
+/// two agents and every setting that changes the games (not `--games`,
+/// which extends a run), with only the characters an experiment name allows.
+fn match_name(args: &MatchArgs, agent: &str, opponent: &str) -> String {
+    let mut name = format!(
+        "{agent}-vs-{opponent}-{}-2x{}",
+        args.variant.name(),
+        args.holes
+    );
+    if args.seeds != 4 {
+        name += &format!("-{}seeds", args.seeds);
+    }
+    name += &format!("-seed{}", args.seed);
+    if let Some(book) = &args.book {
+        let stem = book.file_stem().map(|s| s.to_string_lossy().into_owned());
+        name += &format!("-book-{}", stem.unwrap_or_default());
+    }
+    if let Some(dir) = &args.tablebase {
+        let leaf = dir.file_name().map(|s| s.to_string_lossy().into_owned());
+        name += &format!("-tb-{}", leaf.unwrap_or_default());
+        if let Some(results) = &args.tablebase_results {
+            name += &format!("-{results}");
+        }
+    }
+    if args.adjudicate_decided {
+        name += "-decided";
+    }
+    if let Some(bounds) = &args.sprt {
+        name += &format!("-sprt{}-{}", bounds.replace(',', "_"), args.sprt_model);
+    }
+    name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
                 c
@@ -103,11 +143,11 @@ fn match_name(agent: &str, opponent: &str) -> String {
 }
 
 /// The experiment file equivalent to the flags.
-fn experiment_text(args: &MatchArgs) -> Result<String> {
+fn experiment_text(args: &MatchArgs, agent: &NamedAgent, opponent: &NamedAgent) -> Result<String> {
     let mut doc = toml::Table::new();
     doc.insert(
         "name".into(),
-        match_name(&args.agent, &args.opponent).into(),
+        match_name(args, &agent.name, &opponent.name).into(),
     );
     doc.insert("seed".into(), toml_int(args.seed)?);
     let games = args.games.unwrap_or(if args.sprt.is_some() {
@@ -141,11 +181,17 @@ fn experiment_text(args: &MatchArgs) -> Result<String> {
     tournament.insert(
         "agents".into(),
         toml::Value::Array(vec![
-            args.agent.as_str().into(),
-            args.opponent.as_str().into(),
+            agent.name.as_str().into(),
+            opponent.name.as_str().into(),
         ]),
     );
     doc.insert("tournament".into(), tournament.into());
+    let mut roster = toml::Table::new();
+    for named in [agent, opponent] {
+        let spec = toml::Value::try_from(&named.spec).expect("an agent spec is plain TOML data");
+        roster.insert(named.name.clone(), spec);
+    }
+    doc.insert("roster".into(), roster.into());
     if args.tablebase.is_some() || args.adjudicate_decided {
         let mut adjudication = toml::Table::new();
         if let Some(dir) = &args.tablebase {
@@ -180,18 +226,21 @@ fn toml_int(value: u64) -> Result<toml::Value> {
 
 /// Runs `hoyito match`.
 pub fn run_match(args: MatchArgs) -> Result<()> {
-    if args.agent == args.opponent {
+    let roster = args.output.agents.roster()?;
+    let first = agent(&args.agent, &roster, "the first agent")?;
+    let second = agent(&args.opponent, &roster, "the opponent")?;
+    if first.name == second.name {
         bail!(
             "a match needs two different agents (for {} against itself, run a self-play \
              experiment: `[tournament] format = \"self-play\"`)",
-            args.agent
+            first.name
         );
     }
     let label = "hoyito match";
-    let text = experiment_text(&args)?;
+    let text = experiment_text(&args, &first, &second)?;
     let mut experiment = Experiment::parse(&text, label)?;
     experiment.round_to_pairs();
-    experiment.resolve_agents(label, || Roster::load(&args.output.agents_dir))?;
+    experiment.resolve_agents(label, || Ok(roster))?;
     execute(args.output.session(experiment, label.to_string()))
 }
 
@@ -208,12 +257,46 @@ mod tests {
         }
     }
 
+    fn args(extra: &[&str]) -> MatchArgs {
+        #[derive(clap::Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let words = ["hoyito", "greedy", "random"].iter().chain(extra);
+        <Wrap as clap::Parser>::try_parse_from(words).unwrap().args
+    }
+
     #[test]
     fn the_name_keeps_to_the_allowed_characters() {
         assert_eq!(
-            match_name("greedy", "alphabeta-d8"),
-            "greedy-vs-alphabeta-d8"
+            match_name(&args(&[]), "greedy", "alphabeta-d8"),
+            "greedy-vs-alphabeta-d8-ii-2x6-seed1"
         );
-        assert_eq!(match_name("a+b", "c"), "a_b-vs-c");
+        assert_eq!(match_name(&args(&[]), "a+b", "c"), "a_b-vs-c-ii-2x6-seed1");
+    }
+
+    /// Issue 41, item 4: a III match after a II one was refused because
+    /// both went to runs/A-vs-B.
+    #[test]
+    fn issue41_item4_the_name_follows_every_setting_but_games() {
+        let name = |extra: &[&str]| match_name(&args(extra), "a", "b");
+        let base = name(&[]);
+        assert_eq!(name(&["--games", "1000"]), base);
+        let mut seen = vec![base];
+        for extra in [
+            &["--variant", "iii"][..],
+            &["--holes", "5"],
+            &["--seeds", "3"],
+            &["--seed", "2"],
+            &["--book", "books/x.txt"],
+            &["--tablebase", "tables/ii-6"],
+            &["--adjudicate-decided"],
+            &["--sprt", "0,10"],
+        ] {
+            let other = name(extra);
+            assert!(!seen.contains(&other), "{extra:?}: {other}");
+            seen.push(other);
+        }
     }
 }

@@ -1,7 +1,10 @@
 //! `hoyito merge OUT DIR...`: the shards of `hoyito run --shard K/N` joined
 //! into the directory the single run writes, byte for byte: `games.csv`,
 //! `moves.csv` when recorded, `experiment.toml`, and the report, drawn by
-//! the same function as a run's.
+//! the same function as a run's. Every shard's rows pass the one validation
+//! of a run's rows before a byte is written (see `hoyito::tournament`'s
+//! `merge_shards`), so the report of the joined files does not replay them
+//! again.
 
 use std::path::PathBuf;
 

@@ -3,6 +3,8 @@
 //! a non-zero exit.
 
 mod accuracy_cmd;
+mod agent_args;
+mod agent_memory;
 mod agents_cmd;
 mod bench_cmd;
 mod best_cmd;
@@ -17,9 +19,11 @@ mod replay_cmd;
 mod report_cmd;
 mod run_cmd;
 mod session;
+mod settings_diff;
 mod solve_cmd;
 mod solve_start;
 mod start_values;
+mod table_dir;
 mod tune_cmd;
 
 use std::process::ExitCode;
@@ -101,6 +105,22 @@ fn quiet_on_closed_stdout() {
     }));
 }
 
+/// The messages of an error's chain, each once: an error whose message
+/// already ends with its cause's (`the agent gave no move: forfeit (crash):
+/// ...` over the forfeit itself) does not repeat the cause (issue 39, item
+/// 11: `best` printed a forfeit's text twice).
+fn error_lines(err: &anyhow::Error) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if lines.last().is_some_and(|last| last.ends_with(&text)) {
+            continue;
+        }
+        lines.push(text);
+    }
+    lines
+}
+
 /// Runs the command line and turns errors into one line and exit status 1.
 pub fn main() -> ExitCode {
     quiet_on_closed_stdout();
@@ -153,7 +173,7 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // One line per problem: a config with several invalid keys
             // names them all, each on its own `error:` line.
-            let chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+            let chain = error_lines(&err);
             for line in chain.join(": ").lines() {
                 eprintln!("error: {line}");
             }

@@ -1,14 +1,16 @@
-//! `hoyito play`: a person plays a roster agent on the terminal. The flags are
+//! `hoyito play`: a person plays an agent on the terminal. The flags are
 //! resolved into the library's [`PlaySetup`] and the session runs over standard
 //! input and output.
 
 use std::io::{self, IsTerminal};
-use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use hoyito::human::{play_session, PlaySetup, Player};
-use hoyito::{prepare_tables, Roster, Rules, Side, Variant};
+use hoyito::human::{play_session, HintAgent, PlaySetup, Player};
+use hoyito::{analyse, prepare_tables, Rules, Side, Variant};
+
+use super::agent_args::{agent, AgentsDirArg};
+use super::agent_memory::check_agents_memory;
 
 /// The agent that answers `hint` unless `--hint-agent` names another: the
 /// strongest agent of the shipped roster on Hoyito II 2x6 (configs/ladder.toml),
@@ -32,32 +34,38 @@ enum Seat {
 /// Arguments of `hoyito play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Which Hoyito: i, ii or iii.
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row (2 to 16).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Seeds per hole at the start.
     #[arg(long, default_value_t = 4)]
     seeds: u32,
-    /// The agent to play against (roster name).
-    #[arg(long, default_value = "greedy")]
+    /// The agent to play against: a roster name, KIND:KEY=VALUE,...,
+    /// NAME:KEY=VALUE,..., cmd=COMMAND or PATH.toml.
+    #[arg(long, value_name = "AGENT", default_value = "greedy")]
     vs: String,
     /// Your seat: south (moves first) or north.
-    #[arg(long = "as", value_enum, default_value = "south")]
+    #[arg(
+        long = "as",
+        value_enum,
+        default_value = "south",
+        hide_possible_values = true
+    )]
     seat: Seat,
-    /// The agent that answers `hint` (roster name) [default: alphabeta-d16, the
+    /// The agent that answers `hint`, written as --vs is; it gives its move,
+    /// and the score and expected line where it searches [default: alphabeta-d16, the
     /// strongest of the shipped roster, up to 6 holes per row; alphabeta-d8 on
     /// larger boards, where 16 plies are too slow to wait for].
-    #[arg(long)]
+    #[arg(long, value_name = "AGENT")]
     hint_agent: Option<String>,
     /// Seeds the agents' random generators: the same seed and entries give the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The roster: one TOML file per agent.
-    #[arg(long, default_value = "agents")]
-    agents_dir: PathBuf,
+    #[command(flatten)]
+    agents_dir: AgentsDirArg,
 }
 
 /// The hint agent for a board of `holes` holes per row.
@@ -72,21 +80,31 @@ fn default_hint_agent(holes: u32) -> &'static str {
 /// Runs `hoyito play`.
 pub fn play(args: PlayArgs) -> Result<()> {
     let rules = Rules::new(args.variant).with_board(args.holes, args.seeds)?;
-    let roster = Roster::load(&args.agents_dir)?;
-    let hint_name = args
+    let roster = args.agents_dir.roster()?;
+    let hint_text = args
         .hint_agent
         .as_deref()
         .unwrap_or(default_hint_agent(args.holes));
-    let player = |name: &str, role: &str| -> Result<Player> {
-        let spec = &roster.get(name).with_context(|| role.to_string())?.spec;
-        prepare_tables(spec, &rules).with_context(|| format!("{role} {name}"))?;
-        Ok(Player {
-            name: name.to_string(),
-            agent: spec.build(),
-        })
+    // The opponent and the hint agent are held at once.
+    let vs = agent(&args.vs, &roster, "--vs")?;
+    let hint = agent(hint_text, &roster, "--hint-agent")?;
+    let what = format!("--vs {} with --hint-agent {}", vs.name, hint.name);
+    check_agents_memory(&what, &[(&vs.spec, 1), (&hint.spec, 1)], rules.holes, 1)?;
+    prepare_tables(&vs.spec, &rules).with_context(|| format!("--vs {}", vs.name))?;
+    prepare_tables(&hint.spec, &rules).with_context(|| format!("--hint-agent {}", hint.name))?;
+    let opponent = Player {
+        agent: vs.spec.build(),
+        name: vs.name,
     };
-    let opponent = player(&args.vs, "--vs")?;
-    let hint = player(hint_name, "--hint-agent")?;
+    let hint_spec = hint.spec;
+    let hint = HintAgent {
+        name: hint.name,
+        ask: Box::new(move |game, rng| {
+            analyse(&hint_spec, game, rng)
+                .map(|a| (a.mv, a.lines))
+                .map_err(|e| e.to_string())
+        }),
+    };
     let setup = PlaySetup {
         rules,
         human: match args.seat {

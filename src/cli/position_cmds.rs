@@ -24,8 +24,8 @@ impl PositionArgs {
 /// Arguments of `hoyito apply`.
 #[derive(Debug, Args)]
 pub struct ApplyArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     #[command(flatten)]
     position: PositionArgs,
@@ -39,8 +39,8 @@ pub struct ApplyArgs {
 /// Arguments of `hoyito perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     #[command(flatten)]
     position: PositionArgs,

@@ -11,6 +11,10 @@
 //! first mover, and the last seeds to the previous round's winner as that
 //! round's row records it.
 //!
+//! A game replayed from `moves.csv` is then held to the one check of a
+//! run's rows (`hoyito::tournament::check_replay`), which also counts its
+//! measures again against its row of `metrics.csv` when there is one.
+//!
 //! With `--html FILE` the recorded game is written as a page of its own
 //! with the report's game viewer (see `hoyito::report::html`) instead of
 //! the transcript.
@@ -21,10 +25,12 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use hoyito::metrics::{parse_metrics_row, METRICS_COLUMNS, METRICS_FILE};
 use hoyito::report::html::{game_page, GameLabels, GameView};
 use hoyito::tournament::{
-    empty_row, fill_row, find_row_line, play_scheduled, Adjudicator, Experiment, GameRow, Lineup,
-    MovesRow, Opening, Schedule, ScheduledGame, Winner, EXPERIMENT_FILE, GAMES_FILE, MOVES_FILE,
+    check_replay, empty_row, fill_row, find_row_line, play_scheduled, Adjudicator, Experiment,
+    GameRow, Lineup, MovesRow, Opening, Schedule, ScheduledGame, Winner, EXPERIMENT_FILE,
+    GAMES_FILE, MOVES_FILE,
 };
 use hoyito::{diagram, round_setup_after, Ending, Game, Move, Roster, Side};
 
@@ -204,6 +210,9 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
             csv_line(&replayed)?
         );
     }
+    if let Some(record) = &record {
+        check_recorded(&args.dir, &scheduled, &recorded, record)?;
+    }
     if let (Some(file), Some(record)) = (&args.html, &record) {
         let labels = GameLabels {
             game_id: scheduled.game_id,
@@ -265,6 +274,45 @@ fn replay_record(
         );
     }
     Ok(game)
+}
+
+/// Holds the game to the check every reader of a run makes of its rows:
+/// its row of `games.csv`, its moves and (when `metrics.csv` is there) its
+/// measures, counted again over the moves.
+fn check_recorded(
+    dir: &Path,
+    scheduled: &ScheduledGame,
+    recorded: &GameRow,
+    record: &MovesRow,
+) -> Result<()> {
+    let path = dir.join(METRICS_FILE);
+    let measures = match path.exists() {
+        true => {
+            let line = find_row_line(&path, record.game_id)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .with_context(|| {
+                    format!("{}: no row for game {}", path.display(), record.game_id)
+                })?;
+            let (_, measures) = parse_metrics_row(&line).map_err(|message| {
+                anyhow::anyhow!("{}: game {}: {message}", path.display(), record.game_id)
+            })?;
+            Some(measures)
+        }
+        false => None,
+    };
+    check_replay(
+        recorded,
+        scheduled.start(),
+        &record.moves,
+        measures.as_ref(),
+    )
+    .map_err(|problem| {
+        let file = match METRICS_COLUMNS.contains(&problem.column) {
+            true => path.clone(),
+            false => dir.join(GAMES_FILE),
+        };
+        anyhow::anyhow!("{}: game {}: {problem}", file.display(), record.game_id)
+    })
 }
 
 /// The recorded moves of `game_id`, if `path` exists and holds them.

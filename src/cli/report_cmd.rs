@@ -1,8 +1,11 @@
 //! `hoyito report DIR`: redraws a run's statistics, `report.md`, `report.html`
-//! and charts from `DIR/games.csv` alone, so a report can be remade after any
-//! change to the report code without replaying a game. The directory's lock
-//! is taken shared, so that a report is never drawn from a run still
-//! writing it.
+//! and charts from `DIR/games.csv` (and `metrics.csv`), so a report can be
+//! remade after any change to the report code without running an agent.
+//! Every row is first held to the one validation of a run's rows (the
+//! schedule; with `moves.csv`, the moves replayed through the engine and the
+//! measures counted again), so a hand-edited row is an error naming its file
+//! and line, never a figure. The directory's lock is taken shared, so that a
+//! report is never drawn from a run still writing it.
 
 use std::path::PathBuf;
 

@@ -44,7 +44,13 @@ pub struct RunArgs {
 /// Loads the experiment named by the arguments, with their overrides applied.
 fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
     let (mut experiment, file) = match &args.config {
-        Some(path) => (Experiment::load(path)?, path.display().to_string()),
+        // Every unknown key, value and agent of the file at once.
+        Some(path) => (
+            Experiment::load_naming_agents(path, || {
+                Roster::with_builtin(args.output.agents.agents_dir.as_deref())
+            })?,
+            path.display().to_string(),
+        ),
         None => (
             Experiment::default_experiment(),
             DEFAULT_CONFIG_NAME.to_string(),
@@ -63,7 +69,8 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
     // the largest total, `--threads` against the most threads).
     experiment.check(&file)?;
     experiment.round_to_pairs();
-    experiment.resolve_agents(&file, || Roster::load(&args.output.agents_dir))?;
+    let dir = args.output.agents.agents_dir.as_deref();
+    experiment.resolve_agents(&file, || Roster::with_builtin(dir))?;
     Ok((experiment, file))
 }
 

@@ -38,6 +38,9 @@ use hoyito::tournament::{
 use hoyito::{check_human_input, prepare_tables, AgentSpec};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
+use super::agent_args::AgentsDirArg;
+use super::settings_diff::check_same_settings;
+
 /// Set by Ctrl-C (or SIGTERM): finish the games in hand and stop.
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -51,9 +54,8 @@ pub struct RunOutputArgs {
     /// Run into a directory that holds another experiment, deleting its results.
     #[arg(long)]
     pub force: bool,
-    /// The roster: one TOML file per agent (agents not given in the experiment's `[roster]`).
-    #[arg(long, value_name = "DIR", default_value = "agents")]
-    pub agents_dir: PathBuf,
+    #[command(flatten)]
+    pub agents: AgentsDirArg,
     /// Print the standings every N games (0 = only at the end) [default: about ten times a run].
     #[arg(long, value_name = "N")]
     pub report_every: Option<u64>,
@@ -240,6 +242,9 @@ pub fn execute(session: Session) -> Result<()> {
     // Threads, memory and disk, before the directory is touched.
     for warning in hoyito::tournament::check_resources(&experiment, &out, total)? {
         eprintln!("warning: {file}: {warning}");
+    }
+    if !force && shard.is_none() {
+        check_same_settings(&out, &experiment)?;
     }
     let mut run_dir = open_slice_dir(&out, &experiment, &schedule, shard, force)?;
     let first = run_dir.done;

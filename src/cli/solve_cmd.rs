@@ -7,7 +7,7 @@
 //! and no flag has a one-letter form that could be taken for another
 //! (`-v` is not `--variant`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -21,11 +21,11 @@ use super::progress::counting_bar;
 /// Arguments of `hoyito solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row, 2 to 16 (required).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=16))]
     holes: u8,
     /// Build every layer from 0 up to this many seeds on the board (at most
     /// 120). Every layer's size and the memory for all of them are checked
@@ -104,43 +104,47 @@ pub struct SolveArgs {
 /// Arguments of `hoyito probe`.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Position in the notation of RULES.md, e.g. "2,0,1/1,0,4 S 0-0".
     #[arg(long, short = 'p')]
     position: String,
     /// Directory of table files: layers found there are loaded, missing ones are
-    /// built and saved there.
-    #[arg(
-        long = "tables",
-        value_name = "DIR",
-        alias = "dir",
-        default_value = "tables"
-    )]
-    tables: PathBuf,
+    /// built and saved there [default: the cache, $XDG_CACHE_HOME/hoyito/tables,
+    /// else ~/.cache/hoyito/tables; the directory used is printed].
+    #[arg(long = "tables", value_name = "DIR", alias = "dir")]
+    tables: Option<PathBuf>,
+}
+
+/// The tables' cache directory: `$XDG_CACHE_HOME/hoyito/tables`, else
+/// `$HOME/.cache/hoyito/tables` (the XDG base directory rule), so that
+/// `probe` never litters the working directory.
+fn cache_tables() -> Result<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = var("XDG_CACHE_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| var("HOME").map(|home| home.join(".cache")))
+        .context("no cache directory: neither XDG_CACHE_HOME nor HOME is set; pass --tables DIR")?;
+    Ok(base.join("hoyito").join("tables"))
 }
 
 /// Arguments of `hoyito captures`.
 #[derive(Debug, Args)]
 pub struct CapturesArgs {
-    /// Which Hoyito: i, ii or iii.
-    #[arg(long)]
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
+    #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row, 2 to 16 (required).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=16))]
     holes: u8,
     /// Seeds on the board.
     #[arg(long, default_value_t = 8)]
     seeds: u32,
-}
-
-pub(super) fn table_dir(dir: Option<&Path>) -> Result<()> {
-    if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create table directory {}", dir.display()))?;
-    }
-    Ok(())
 }
 
 /// `hoyito solve`.
@@ -187,7 +191,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         (0..=top).collect()
     };
     tb.check_plan(&layers, dir)?;
-    table_dir(dir)?;
+    super::table_dir::table_dir(dir)?;
     let total = layers
         .iter()
         .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));
@@ -239,11 +243,20 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
         .parse()
         .with_context(|| format!("bad position {:?}", args.position))?;
     let mut tb = Tablebase::new(args.variant, pos.holes())?;
-    let dir = args.tables.as_path();
+    let cached = args.tables.is_none();
+    let dir = match args.tables {
+        Some(dir) => dir,
+        None => cache_tables()?,
+    };
+    let dir = dir.as_path();
     let seeds = pos.seeds_on_board();
     let context = || format!("tables for {seeds} seeds in {}", dir.display());
     tb.check_plan(&[seeds], Some(dir)).with_context(context)?;
-    table_dir(Some(dir))?;
+    if cached {
+        // Only the cache, which the user did not name, is said where it is.
+        eprintln!("tables: {}", dir.display());
+    }
+    super::table_dir::table_dir(Some(dir))?;
     let total = Tablebase::dependencies(seeds)
         .iter()
         .fold(0u64, |sum, &k| sum.saturating_add(tb.key(k).entries()));

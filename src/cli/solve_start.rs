@@ -210,7 +210,7 @@ pub fn prove_start(
     };
     let layers = Tablebase::dependencies(exact);
     tb.check_plan(&layers, tables)?;
-    super::solve_cmd::table_dir(tables)?;
+    super::table_dir::table_dir(tables)?;
     for &k in &layers {
         tb.ensure(k, tables, &|_| {})
             .with_context(|| format!("tables: layer of {k} seeds"))?;

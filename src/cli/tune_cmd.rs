@@ -9,7 +9,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use hoyito::tune::agent_file::{render, Provenance};
 use hoyito::tune::{tune, TuneSettings, HOLD_OUT};
-use hoyito::{check_board, Roster, Rules, Variant};
+use hoyito::{check_board, Rules, Variant};
+
+use super::agent_args::{agent, AgentsDirArg};
+use super::agent_memory::check_agents_memory;
 
 /// The most games one tuning plays.
 const MAX_GAMES: u32 = 1_000_000;
@@ -17,14 +20,15 @@ const MAX_GAMES: u32 = 1_000_000;
 /// Arguments of `hoyito tune`.
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// The roster agent whose games against itself give the positions.
-    #[arg(long)]
+    /// The agent whose games against itself give the positions: a roster
+    /// name, KIND:KEY=VALUE,..., NAME:KEY=VALUE,... or PATH.toml.
+    #[arg(long, value_name = "AGENT")]
     agent: String,
-    /// Which Hoyito: i, ii or iii.
+    /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
     /// Holes per row (2 to 16).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Seeds per hole at the start.
     #[arg(long, default_value_t = 4)]
@@ -38,9 +42,8 @@ pub struct TuneArgs {
     /// Worker threads for the games, 0 = all cores (the result does not depend on it).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The roster: one TOML file per agent.
-    #[arg(long, value_name = "DIR", default_value = "agents")]
-    agents_dir: PathBuf,
+    #[command(flatten)]
+    agents_dir: AgentsDirArg,
     /// The agent file to write.
     #[arg(long)]
     out: PathBuf,
@@ -95,8 +98,9 @@ pub fn tune_cmd(args: TuneArgs) -> Result<()> {
             args.out.display()
         );
     }
-    let roster = Roster::load(&args.agents_dir)?;
-    let base = roster.get(&args.agent)?.spec.clone();
+    let roster = args.agents_dir.roster()?;
+    let named = agent(&args.agent, &roster, "--agent")?;
+    let base = named.spec.clone();
     if matches!(base.kind(), "human" | "external") || !base.reproducible() {
         bail!(
             "--agent {}: a {} agent cannot play reproducible self-play games here; choose \
@@ -112,15 +116,19 @@ pub fn tune_cmd(args: TuneArgs) -> Result<()> {
         games: args.games,
         seed: args.seed,
     };
+    // Self-play: two instances of the agent per game, one game per thread.
+    let threads = hoyito::tournament::worker_threads(args.threads);
+    let what = format!("--agent {} against itself", args.agent);
+    check_agents_memory(&what, &[(&base, 2)], rules.holes, threads)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
     let tuned = pool.install(|| tune(&settings))?;
     let command = command_line(&args);
     let how = Provenance {
         command: &command,
-        base_name: &args.agent,
+        base_name: &named.name,
         rules: &rules,
         games: args.games,
     };

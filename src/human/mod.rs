@@ -9,6 +9,7 @@ mod view;
 
 pub use entry::{read_entry, Entry, EntryError};
 pub use session::{
-    play_session, prompt, read_line, PlaySetup, Player, SessionEnd, SessionError, SessionReport,
+    play_session, prompt, read_line, HintAgent, HintFn, PlaySetup, Player, SessionEnd,
+    SessionError, SessionReport,
 };
 pub use view::{apply_line, board_view, legal_list, move_lines, move_text, result_line};

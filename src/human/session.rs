@@ -33,6 +33,21 @@ pub struct Player {
     pub agent: Box<dyn Agent>,
 }
 
+/// How the hint agent answers a position: its move and its search's `name
+/// value` lines (as `hoyito best` prints them: `score`, `depth`, `pv`...),
+/// or why it gave none. A closure, so that this layer needs no agent spec
+/// (`hoyito play` passes `hoyito::analyse` over the agent's spec).
+pub type HintFn = Box<dyn FnMut(&Game, &mut AgentRng) -> Result<(Move, Vec<String>), String>>;
+
+/// The agent that answers `hint`, with its score and principal variation
+/// where it searches.
+pub struct HintAgent {
+    /// The name it is shown under, e.g. `alphabeta-d16`.
+    pub name: String,
+    /// Asks it about a position.
+    pub ask: HintFn,
+}
+
 /// Everything a session needs.
 pub struct PlaySetup {
     /// The rules of the game.
@@ -42,7 +57,7 @@ pub struct PlaySetup {
     /// The agent in the other seat.
     pub opponent: Player,
     /// The agent that answers `hint`.
-    pub hint: Player,
+    pub hint: HintAgent,
     /// Seeds the generators of both agents.
     pub seed: u64,
     /// Writes each entry after its prompt, for input that is not typed on a
@@ -83,7 +98,7 @@ pub enum SessionError {
 const HELP: &str = "  a hole number: sow that hole of yours (1 is on your left)\n  \
      pass: only when no sowing is legal\n  \
      undo: take back your last move and the replies to it\n  \
-     hint: the move the hint agent would play\n  \
+     hint: the move the hint agent would play, with its score and expected line\n  \
      quit: stop here (so does the end of the input)";
 
 /// The prompt for `side` in `game`, listing the legal moves.
@@ -116,7 +131,7 @@ struct Session {
     game: Game,
     human: Side,
     opponent: Player,
-    hint: Player,
+    hint: HintAgent,
     names: BySide<String>,
     rng: AgentRng,
     hint_rng: AgentRng,
@@ -292,10 +307,21 @@ impl Session {
         Ok(true)
     }
 
+    /// The hint agent's move, then what its search says of it: the score
+    /// (the final seed margin for the person with best play on both sides,
+    /// as far as the search sees) and the line it expects.
     fn give_hint(&mut self, out: &mut impl Write) -> io::Result<()> {
-        self.hint.agent.new_game(self.game.rules());
-        let mv = self.hint.agent.choose(&self.game, &mut self.hint_rng);
-        writeln!(out, "  hint: {} would play {mv}", self.hint.name)
+        let name = &self.hint.name;
+        match (self.hint.ask)(&self.game, &mut self.hint_rng) {
+            Ok((mv, lines)) => {
+                writeln!(out, "  hint: {name} would play {mv}")?;
+                if let Some(line) = hint_search_line(&lines) {
+                    writeln!(out, "  hint: {line}")?;
+                }
+                Ok(())
+            }
+            Err(err) => writeln!(out, "  hint: {name} gave no move: {err}"),
+        }
     }
 
     fn quit(&mut self, out: &mut impl Write) -> Result<SessionReport, SessionError> {
@@ -317,5 +343,49 @@ impl Session {
         writeln!(out, "Final position: {}", self.game.position())?;
         writeln!(out, "Reproduce it with: {}", apply_line(&self.game))?;
         out.flush()
+    }
+}
+
+/// One line from an analysis's `name value` lines: the score, depth and
+/// principal variation of a search, or the mean reward of MCTS; `None` for
+/// an agent that reports only its move.
+fn hint_search_line(lines: &[String]) -> Option<String> {
+    let value = |name: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(name).and_then(|v| v.strip_prefix(' ')))
+    };
+    if let Some(score) = value("score") {
+        let depth = value("depth").unwrap_or("?");
+        let pv = value("pv").unwrap_or("");
+        Some(format!(
+            "score {score} seeds for you (final margin with best play, searched {depth} plies); \
+             expected line {pv}"
+        ))
+    } else {
+        value("mean").map(|mean| {
+            let playouts = value("iterations").unwrap_or("?");
+            format!("mean reward {mean} for you over {playouts} playouts (0 lost, 1 won)")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hint_reports_the_search_it_has() {
+        let ab = ["depth 6", "score +3", "nodes 9", "visited 9", "pv 6 2 1"].map(String::from);
+        assert_eq!(
+            hint_search_line(&ab).unwrap(),
+            "score +3 seeds for you (final margin with best play, searched 6 plies); \
+             expected line 6 2 1"
+        );
+        let mcts = ["iterations 300", "root_visits 300", "mean 0.610"].map(String::from);
+        assert!(hint_search_line(&mcts)
+            .unwrap()
+            .starts_with("mean reward 0.610"));
+        assert_eq!(hint_search_line(&[]), None);
     }
 }

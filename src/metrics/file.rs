@@ -35,7 +35,9 @@ pub fn metrics_header() -> String {
     format!("game_id,{}\n", METRICS_COLUMNS.join(","))
 }
 
-fn fields(m: &GameMeasures) -> [u32; 12] {
+/// The measures of a row in [`METRICS_COLUMNS`] order: what a check of a
+/// row compares column by column with the measures counted again.
+pub fn metrics_values(m: &GameMeasures) -> [u32; 12] {
     [
         m.decisions,
         m.options,
@@ -72,7 +74,7 @@ fn from_fields(f: [u32; 12]) -> GameMeasures {
 /// Appends the row of one game, with its newline, to `out`.
 pub fn push_metrics_row(out: &mut Vec<u8>, game_id: u64, m: &GameMeasures) {
     push_decimal(out, game_id);
-    for v in fields(m) {
+    for v in metrics_values(m) {
         out.push(b',');
         push_decimal(out, u64::from(v));
     }
@@ -141,6 +143,11 @@ impl MetricsReader {
     /// An error at the current line.
     pub fn error(&self, message: String) -> MetricsFileError {
         self.lines.error(message)
+    }
+
+    /// The line of the row read last (the header is line 1).
+    pub fn line(&self) -> u64 {
+        self.lines.line()
     }
 }
 

@@ -14,8 +14,8 @@ mod measures;
 pub use aggregate::{pairing_label, BalanceTally, Family, GroupKey, GroupMetrics, Metric};
 pub use compare::{compare_boards, BoardComparison};
 pub use file::{
-    metrics_header, parse_metrics_row, push_metrics_row, MetricsFileError, MetricsReader,
-    METRICS_COLUMNS, METRICS_FILE,
+    metrics_header, metrics_values, parse_metrics_row, push_metrics_row, MetricsFileError,
+    MetricsReader, METRICS_COLUMNS, METRICS_FILE,
 };
 pub use interval::{Estimate, RatioSums};
 pub use measures::{GameMeasures, MeasureRecorder};

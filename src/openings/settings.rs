@@ -2,7 +2,7 @@
 //!
 //! Deterministic agents replay one game from one start, so a pair must begin
 //! somewhere else than the start position: after `random_plies` uniformly
-//! random plies (the default is measured, see README "Openings"), or at the
+//! random plies (the default is measured, see docs/experiments.md, "Openings"), or at the
 //! next entry of an opening book for the setting. Books are read when the
 //! experiment is read, and saved inline in `experiment.toml`, so that a run
 //! directory replays without the book files and a changed book makes a
@@ -18,7 +18,7 @@ use super::book::{read_entries, Book, BookEntry, BookError};
 
 /// Random plies when `[openings]` does not say: the smallest K of {0, 2, 4, 6,
 /// 8} with under 1% repeated games for deterministic pairings on every board
-/// from 2x4 to 2x16 (README, "Openings").
+/// from 2x4 to 2x16 (docs/experiments.md, "Openings").
 pub const DEFAULT_RANDOM_PLIES: u32 = 8;
 
 /// `[openings]`.

@@ -1,30 +1,29 @@
 //! The owner of one agent process: started without a shell, spoken to line by
-//! line, every read with a deadline, and killed with its process group when the
-//! owner drops.
+//! line, every read with a deadline, and killed with everything it started
+//! when the owner drops.
 //!
 //! Modelled on fastchess `engine/process/` and cutechess's engine manager: one
-//! owner per child; a reader thread turns the child's standard output into a
-//! channel of lines so that the harness never blocks on a silent child; the
-//! child's standard error goes straight to a log file (never onto the terminal).
+//! owner per child; a reader thread turns the child's standard output into
+//! bounded lines ([`super::reader`]) so that the harness never blocks on a
+//! silent child nor fills up with a chatty one; the child's standard error
+//! goes to a capped log file ([`super::stderr_log`]), never onto the terminal;
+//! how the child is started and swept so that nothing it starts outlives the
+//! harness is [`super::reaper`].
 //!
-//! No process is left behind. The child leads a process group of its own and
-//! the whole group is killed (`SIGKILL`) when the owner drops. If the harness
-//! itself is killed with `kill -9`, the child sees its standard input close and
-//! the kernel sends it `SIGKILL` (`PR_SET_PDEATHSIG`, Linux). The parent-death
-//! signal fires when the *thread* that started the child ends: agents are owned
-//! by worker threads that outlive them, so that is also when they must go.
+//! A wait for a line also watches the process: an agent that exits while a
+//! process it started still holds its output open is a crash at once, not a
+//! silence that runs out the clock (issue 39, item 11).
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-/// The longest line an agent may write; a longer one is a protocol error.
-pub const MAX_LINE: usize = 64 * 1024;
+use super::reader::{Lines, Output, Waited, MAX_LINES_AHEAD};
+use super::{reaper, stderr_log};
 
 /// Why talking to an agent process failed.
 #[derive(Debug, Error)]
@@ -57,24 +56,28 @@ pub enum ProcessError {
     /// No line came before the deadline.
     #[error("no answer within {0} ms")]
     Timeout(u64),
-    /// A line longer than [`MAX_LINE`] bytes or not UTF-8.
+    /// A line longer than [`MAX_LINE`](super::MAX_LINE) bytes or not UTF-8.
     #[error("unreadable output: {0}")]
     BadLine(String),
+    /// More lines than [`MAX_LINES_AHEAD`] written ahead of the requests.
+    #[error(
+        "flooding: more than {MAX_LINES_AHEAD} lines written ahead of the harness's requests \
+         (one line per request: \"ready\" after \"hoyito\", one \"move\" per \"go\")"
+    )]
+    Flood,
 }
 
-/// What the reader thread hands over.
-enum Output {
-    Line(String),
-    Bad(String),
-    End,
-}
+/// How often a wait for a line checks that the process is still there.
+const EXIT_CHECK: Duration = Duration::from_millis(50);
 
 /// A running agent process.
 pub struct AgentProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Output>,
+    lines: Lines,
     closed: bool,
+    /// The value of the agent's `HOYITO_AGENT` marker.
+    marker: String,
 }
 
 impl AgentProcess {
@@ -86,64 +89,51 @@ impl AgentProcess {
         stderr_log: Option<&Path>,
     ) -> Result<AgentProcess, ProcessError> {
         let (program, args) = command.split_first().ok_or(ProcessError::NoCommand)?;
-        let stderr = match stderr_log {
-            Some(path) => {
-                let log_error = |source| ProcessError::Log {
-                    path: path.to_path_buf(),
-                    source,
-                };
-                if let Some(dir) = path.parent() {
-                    std::fs::create_dir_all(dir).map_err(log_error)?;
-                    // A link in place of the log directory would send the
-                    // logs wherever it points: refused, as a link at the log.
-                    if crate::tournament::is_symlink(dir) {
-                        return Err(log_error(std::io::Error::new(
-                            std::io::ErrorKind::InvalidInput,
-                            format!(
-                                "{} is a symbolic link: agent logs are not written through links",
-                                dir.display()
-                            ),
-                        )));
-                    }
-                }
-                let file = crate::tournament::open_append_no_follow(path).map_err(log_error)?;
-                Stdio::from(file)
-            }
-            None => Stdio::null(),
+        let log = match stderr_log {
+            Some(path) => Some(stderr_log::open(path).map_err(|source| ProcessError::Log {
+                path: path.to_path_buf(),
+                source,
+            })?),
+            None => None,
         };
         let mut cmd = Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr);
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
         if let Some(dir) = working_dir {
             cmd.current_dir(dir);
         }
-        set_up_child(&mut cmd);
-        let mut child = cmd.spawn().map_err(|source| ProcessError::Spawn {
+        let marker = reaper::prepare(&mut cmd);
+        let spawn_error = |source| ProcessError::Spawn {
             program: program.clone(),
             source,
-        })?;
+        };
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout was piped");
-        let (tx, rx) = mpsc::channel();
-        thread::Builder::new()
-            .name("agent-reader".into())
-            .spawn(move || read_lines(stdout, tx))
-            .map_err(|source| ProcessError::Spawn {
-                program: program.clone(),
-                source,
-            })?;
-        Ok(AgentProcess {
+        let mut process = AgentProcess {
             child,
             stdin,
-            lines: rx,
+            lines: Lines::start(stdout).map_err(spawn_error)?,
             closed: false,
-        })
+            marker,
+        };
+        if let (Some(log), Some(stderr)) = (log, process.child.stderr.take()) {
+            stderr_log::start(stderr, log).map_err(spawn_error)?;
+        }
+        Ok(process)
     }
 
     /// Writes one line (the newline is added) and flushes it.
     pub fn send(&mut self, line: &str) -> Result<(), ProcessError> {
+        if self.lines.flooded() {
+            return Err(ProcessError::Flood);
+        }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.exited());
         };
@@ -155,21 +145,39 @@ impl AgentProcess {
     }
 
     /// The next line the agent writes, without its newline, waiting at most
-    /// `timeout`.
+    /// `timeout`; an exit of the agent ends the wait even while a process it
+    /// started holds its output open.
     pub fn recv(&mut self, timeout: Duration) -> Result<String, ProcessError> {
         if self.closed {
             return Err(self.exited());
         }
-        match self.lines.recv_timeout(timeout) {
-            Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::Bad(why)) => Err(ProcessError::BadLine(why)),
-            Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => {
-                self.closed = true;
-                Err(self.exited())
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                Err(ProcessError::Timeout(timeout.as_millis() as u64))
-            }
+        let start = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            let waited = self.lines.wait(left.min(EXIT_CHECK));
+            let out = match waited {
+                Waited::Output(out) => out,
+                Waited::Flooded => return Err(ProcessError::Flood),
+                Waited::Nothing if left <= EXIT_CHECK => {
+                    return Err(ProcessError::Timeout(timeout.as_millis() as u64))
+                }
+                Waited::Nothing if self.is_alive() => continue,
+                // Exited, its output held open by another process: a line it
+                // wrote before it went may still be on its way.
+                Waited::Nothing => match self.lines.wait(EXIT_CHECK) {
+                    Waited::Output(out) => out,
+                    Waited::Flooded => return Err(ProcessError::Flood),
+                    Waited::Nothing => Output::End,
+                },
+            };
+            return match out {
+                Output::Line(line) => Ok(line),
+                Output::Bad(why) => Err(ProcessError::BadLine(why)),
+                Output::End => {
+                    self.closed = true;
+                    Err(self.exited())
+                }
+            };
         }
     }
 
@@ -184,7 +192,7 @@ impl AgentProcess {
     }
 
     /// Closes the agent's input, gives it `grace` to exit by itself, then kills
-    /// its process group.
+    /// its process group and what it left behind.
     pub fn close(mut self, grace: Duration) {
         self.stdin = None;
         let step = Duration::from_millis(5);
@@ -196,7 +204,7 @@ impl AgentProcess {
             thread::sleep(step);
             waited += step;
         }
-        // Drop kills what is left of the group.
+        // Drop kills what is left.
     }
 
     /// The error for a process whose pipes are closed, with its exit status if
@@ -217,86 +225,14 @@ impl AgentProcess {
 impl Drop for AgentProcess {
     fn drop(&mut self) {
         self.stdin = None;
-        kill_group(self.child.id());
-        // The group's leader is our child: reap it so that no zombie is left.
+        // The group first, while its leader is unreaped (so its id is ours).
+        reaper::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Then what left the group and came back to us as orphans.
+        reaper::sweep(&self.marker);
     }
 }
-
-/// The reader thread: lines of at most [`MAX_LINE`] bytes, then the end.
-fn read_lines(stdout: impl Read, tx: mpsc::Sender<Output>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let read = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf);
-        let out = match read {
-            Ok(0) | Err(_) => {
-                let _ = tx.send(Output::End);
-                return;
-            }
-            Ok(_) if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE => {
-                Output::Bad(format!("a line longer than {MAX_LINE} bytes"))
-            }
-            Ok(_) => {
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                }
-                match String::from_utf8(std::mem::take(&mut buf)) {
-                    Ok(line) => Output::Line(line),
-                    Err(_) => Output::Bad("a line that is not UTF-8".into()),
-                }
-            }
-        };
-        let bad = matches!(out, Output::Bad(_));
-        if tx.send(out).is_err() || bad {
-            // After a bad line the agent is forfeited and killed: stop reading.
-            return;
-        }
-    }
-}
-
-#[cfg(unix)]
-fn set_up_child(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    cmd.process_group(0);
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: the closure runs in the child between fork and exec and calls
-        // only async-signal-safe functions (prctl, getppid, _exit).
-        let parent = std::process::id() as libc::pid_t;
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                // The harness died before the signal was armed.
-                if libc::getppid() != parent {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn set_up_child(_cmd: &mut Command) {}
-
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    // SAFETY: killpg only sends a signal; the group is the child's own (it was
-    // started as a group leader), so nothing else is hit.
-    unsafe {
-        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_pid: u32) {}
 
 #[cfg(all(test, unix))]
 mod tests {

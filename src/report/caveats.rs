@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::stats::{GroupGames, Proportion, Scope, Setting};
 
 use super::format::signed_interval;
-use super::summary::SettingSummary;
+use super::setting_summary::SettingSummary;
 
 /// Fewer independent units (pairs, or games without a partner) than this
 /// make a thin sample: the normal intervals are somewhat narrow below about

@@ -17,7 +17,8 @@ use super::format::{ratio, signed, signed_interval};
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
 
-use super::summary::{SettingSummary, Summary};
+use super::setting_summary::SettingSummary;
+use super::summary::Summary;
 
 /// Writes the report. `charts` are (title, path relative to the report) of the
 /// PNG charts to link.

@@ -1,6 +1,9 @@
 //! Reports of a tournament: `summary.json`, `report.md` and the charts, all
-//! drawn from the rows of `games.csv` alone, counted in one pass into a
-//! [`Tally`] so that memory does not grow with the number of games.
+//! drawn from the rows of `games.csv` (and `metrics.csv` beside it), counted
+//! in one pass into a [`Tally`] so that memory does not grow with the number
+//! of games. The same pass checks every row by the one validation of a
+//! run's rows (`crate::tournament::RunRows`), so that no report counts a
+//! row that resume would refuse.
 //!
 //! Everything is first written into a staging folder inside the report's
 //! directory and moved into place only once every file has been written, so a
@@ -17,6 +20,7 @@ mod markdown;
 mod openings_summary;
 mod rounds;
 mod rounds_md;
+mod setting_summary;
 mod sprt_summary;
 mod standings;
 mod summary;
@@ -26,11 +30,11 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::metrics::{BalanceTally, MetricsReader, METRICS_FILE};
+use crate::metrics::BalanceTally;
 use crate::stats::{Sprt, SprtDecision, Tally};
 use crate::tournament::{
-    create_new, is_symlink, Experiment, RowProblem, Schedule, ScheduleCheck, SprtTracker,
-    EXPERIMENT_FILE, GAMES_FILE,
+    create_new, is_symlink, Experiment, RecordFileError, RowFiles, RowProblem, RunRows, Schedule,
+    SprtTracker, EXPERIMENT_FILE, GAMES_FILE,
 };
 use html::{report_page, Embedded, GamePicker, PageInput};
 
@@ -49,9 +53,10 @@ pub use rounds::{
     rounds_summary, LastSeeds, MatchPairing, RoundNumber, RoundsSetting, RoundsSummary,
 };
 pub use rounds_md::write_rounds;
+pub use setting_summary::SettingSummary;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
-pub use summary::{summarize, write_summary, SettingSummary, Summary, FIRST_PLAYER};
+pub use summary::{summarize, write_summary, Summary, FIRST_PLAYER};
 
 /// Where the report's files were written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,14 +73,7 @@ pub struct ReportFiles {
 
 /// The staging folder's name inside the report directory.
 const STAGING: &str = ".report.tmp";
-/// The charts' folder, relative to the report directory.
-pub const CHARTS: &str = "charts";
-/// The statistics file, relative to the report directory.
-pub const SUMMARY_FILE: &str = "summary.json";
-/// The readable report, relative to the report directory.
-pub const REPORT_FILE: &str = "report.md";
-/// The report as a web page, relative to the report directory.
-pub const HTML_FILE: &str = "report.html";
+pub use crate::records::run_files::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 
 /// Writes `summary.json`, `report.md` and `charts/` into `dir` from
 /// `dir/games.csv`, agents ordered as in `agent_order` (unlisted ones after,
@@ -84,22 +82,55 @@ pub const HTML_FILE: &str = "report.html";
 /// The no-capture limit marked on the length charts comes from
 /// `dir/experiment.toml` too (no mark without it), and so does the check of
 /// every row against the experiment's schedule (ids from 0 without gaps,
-/// and every column the schedule fixes) and the count of planned games. Existing report files are
-/// replaced only once all new ones are written. `report.html` carries the
-/// games that [`html::GamePicker`] picks.
+/// and every column the schedule fixes) and the count of planned games.
+/// Existing report files are replaced only once all new ones are written.
+/// `report.html` carries the games that [`html::GamePicker`] picks.
+///
+/// This is the report of a caller that has itself written or checked every
+/// row with its moves: a run (its new rows played here, its kept rows
+/// checked on resume) or a merge (every shard's rows checked before they
+/// were joined). So the moves are not replayed a second time: the rows are
+/// checked against the rules and the schedule, and `metrics.csv` row by row
+/// by game id. [`write_report`], the report of a directory as found, replays
+/// them.
 pub fn write_report_from_csv(
     dir: &Path,
     agent_order: Option<&[String]>,
 ) -> Result<ReportFiles, ReportError> {
-    write_report(dir, agent_order, &[])
+    draw_report(dir, agent_order, &[], Replay::Trusted)
 }
 
-/// As [`write_report_from_csv`], and `report.html` also carries the games
-/// whose ids are in `games` (each must be a row of `games.csv`).
+/// The report of a run directory as found (`hoyito report`): as
+/// [`write_report_from_csv`], and every row passes the one validation of a
+/// run's rows ([`RunRows`]): with `moves.csv`, its moves are hashed and
+/// replayed and must end the game as the row says, and its row of
+/// `metrics.csv` must be the measures counted again over them. A row that
+/// fails is an error naming the file, the line and the column.
+/// `report.html` also carries the games whose ids are in `games` (each must
+/// be a row of `games.csv`).
 pub fn write_report(
     dir: &Path,
     agent_order: Option<&[String]>,
     games: &[u64],
+) -> Result<ReportFiles, ReportError> {
+    draw_report(dir, agent_order, games, Replay::Moves)
+}
+
+/// Whether a report replays the moves of the rows it draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// Every row with its moves, when `moves.csv` is there.
+    Moves,
+    /// None: the caller wrote or checked the rows (see
+    /// [`write_report_from_csv`]).
+    Trusted,
+}
+
+fn draw_report(
+    dir: &Path,
+    agent_order: Option<&[String]>,
+    games: &[u64],
+    replay: Replay,
 ) -> Result<ReportFiles, ReportError> {
     let experiment = run_experiment(dir)?;
     let mut sprt = match experiment.as_ref().and_then(|e| e.sprt.map(|c| (e, c))) {
@@ -117,34 +148,54 @@ pub fn write_report(
     let mut tally = Tally::new();
     let mut picker = GamePicker::new(games);
     // In a run directory the rows are games 0, 1, 2, ... of the experiment's
-    // schedule: each is checked against it, and a gap names the missing id.
-    let mut check = experiment.as_ref().map(ScheduleCheck::new);
-    let planned_games = check.as_ref().map(ScheduleCheck::planned);
+    // schedule, one line each: a gap names the missing id, and each row is
+    // checked (with its moves and measures) by `RunRows`.
+    let planned_games = experiment.as_ref().map(|e| Schedule::new(e).len());
     let mut next_id = 0u64;
-    let mut balance = BalanceRows::open(dir)?;
-    try_read_games_csv(&dir.join(GAMES_FILE), |row| {
-        if let Some(check) = check.as_mut() {
-            if row.game_id != next_id {
+    let mut files = RowFiles::present(dir);
+    files.moves &= replay == Replay::Moves;
+    let mut rows = RunRows::new(dir, experiment.as_ref(), files);
+    let mut balance = BalanceTally::new();
+    // A problem of moves.csv or metrics.csv, or one that a replay found:
+    // it replaces the error that stopped the reading.
+    let mut failure: Option<RecordFileError> = None;
+    let read = try_read_games_csv(&dir.join(GAMES_FILE), |row| {
+        if experiment.is_some() && row.game_id != next_id {
+            return Err(RowProblem {
+                column: "game_id",
+                message: format!(
+                    "game {}, but game {next_id} is missing: the rows of a run are \
+                     games 0, 1, 2, ... without gaps",
+                    row.game_id
+                ),
+            });
+        }
+        // The k-th row (from 0) is on line k + 2, after the header: a blank
+        // line in a run directory is a gap, refused above.
+        match rows.check(row, next_id + 2) {
+            Ok(Some(measures)) => balance.add(row, &measures),
+            Ok(None) => {}
+            Err(err) => {
+                failure = Some(err);
                 return Err(RowProblem {
                     column: "game_id",
-                    message: format!(
-                        "game {}, but game {next_id} is missing: the rows of a run are \
-                         games 0, 1, 2, ... without gaps",
-                        row.game_id
-                    ),
+                    message: "refused".into(),
                 });
             }
-            check.check(row)?;
         }
         next_id += 1;
-        balance.add(row);
         tally.add(row);
         picker.add(row);
         if let Some((tracker, _)) = sprt.as_mut() {
             tracker.add(row);
         }
         Ok(())
-    })?;
+    });
+    if let Some(err) = failure {
+        return Err(row_file_error(err));
+    }
+    read?;
+    rows.finish().map_err(row_file_error)?;
     if tally.games() == 0 {
         return Err(ReportError::NoGames {
             path: dir.to_path_buf(),
@@ -172,7 +223,10 @@ pub fn write_report(
         &dir.join(GAMES_FILE),
         experiment.as_ref().map(|e| e.rules.rounds),
     )?;
-    summary.balance = balance.finish()?;
+    summary.balance = files
+        .metrics
+        .then(|| balance_summary(&balance))
+        .filter(|b| b.games > 0);
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {
@@ -370,64 +424,22 @@ fn png_links(charts: &[(String, PathBuf)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The rows of `metrics.csv`, read in step with `games.csv` when the run
-/// has one, counted into the Balance tally. The first problem (a missing
-/// or misplaced row, an unreadable line) is kept and reported after the
-/// pass over `games.csv`.
-struct BalanceRows {
-    reader: Option<MetricsReader>,
-    tally: BalanceTally,
-    problem: Option<ReportError>,
-}
-
-impl BalanceRows {
-    fn open(dir: &Path) -> Result<BalanceRows, ReportError> {
-        let path = dir.join(METRICS_FILE);
-        let reader = match path.exists() {
-            true => Some(MetricsReader::open(&path).map_err(ReportError::metrics)?),
-            false => None,
-        };
-        Ok(BalanceRows {
-            reader,
-            tally: BalanceTally::new(),
-            problem: None,
-        })
-    }
-
-    fn add(&mut self, row: &crate::tournament::GameRow) {
-        let Some(reader) = self.reader.as_mut() else {
-            return;
-        };
-        if self.problem.is_some() {
-            return;
-        }
-        match reader.next_row() {
-            Ok(Some((id, m))) if id == row.game_id => self.tally.add(row, &m),
-            Ok(Some((id, _))) => {
-                self.problem = Some(ReportError::metrics(reader.error(format!(
-                    "game {id}, but {GAMES_FILE} has game {} here: the two files must hold                      the same games in the same order",
-                    row.game_id
-                ))))
-            }
-            Ok(None) => {
-                self.problem = Some(ReportError::metrics(reader.error(format!(
-                    "ends before game {} of {GAMES_FILE}",
-                    row.game_id
-                ))))
-            }
-            Err(err) => self.problem = Some(ReportError::metrics(err)),
-        }
-    }
-
-    fn finish(self) -> Result<Option<BalanceSummary>, ReportError> {
-        if let Some(problem) = self.problem {
-            return Err(problem);
-        }
-        Ok(self
-            .reader
-            .is_some()
-            .then(|| balance_summary(&self.tally))
-            .filter(|b| b.games > 0))
+/// A problem of a row file as the report's error: the file and line.
+fn row_file_error(err: RecordFileError) -> ReportError {
+    match err {
+        RecordFileError::Read { path, cause } => ReportError::Read {
+            path,
+            source: cause,
+        },
+        RecordFileError::Parse {
+            path,
+            line,
+            message,
+        } => ReportError::Parse {
+            path,
+            line,
+            message,
+        },
     }
 }
 

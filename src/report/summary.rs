@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::balance::BalanceSummary;
 use super::caveats::{caveats, Caveat};
 use super::openings_summary::OpeningsSummary;
+use super::setting_summary::SettingSummary;
 use super::sprt_summary::SprtSummary;
 use crate::stats::{
-    bradley_terry, first_player, length_stats, pairings, rank, AgentForfeits, LengthStats,
-    PairingStats, RatingTable, SeatStats, Setting, Tally,
+    bradley_terry, first_player, length_stats, pairings, rank, AgentForfeits, Tally,
 };
 
 /// What "first player" means in every figure below.
@@ -56,27 +56,6 @@ pub struct Summary {
     /// The game-design metrics, when the run recorded `metrics.csv`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balance: Option<BalanceSummary>,
-}
-
-/// The statistics of one variant on one board.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SettingSummary {
-    /// Variant and board.
-    #[serde(flatten)]
-    pub setting: Setting,
-    /// Games played, those that ended inside the opening included.
-    pub games: u64,
-    /// Games that ended inside their random opening, before any agent
-    /// moved: left out of every figure below.
-    pub opening_ended: u64,
-    /// Each pairing of two different agents.
-    pub pairings: Vec<PairingStats>,
-    /// South's results: all games, each pairing, each agent's self-play.
-    pub first_player: Vec<SeatStats>,
-    /// Bradley-Terry ratings, when agents met other agents.
-    pub ratings: Option<RatingTable>,
-    /// Game length and endings.
-    pub length: LengthStats,
 }
 
 /// Computes every statistic of the tallied games; agents are ordered as in

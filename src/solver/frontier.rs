@@ -27,8 +27,8 @@
 
 use rayon::prelude::*;
 
+use crate::solver::chunk::{with_capacity, zeroed, Chunk, CHUNK};
 use crate::solver::index::LayerIndex;
-use crate::solver::retrograde::{Chunk, CHUNK};
 
 /// Successors of the South-to-move positions, each position's list found
 /// without walking its chunk from the start: the offset in the chunk's list
@@ -55,7 +55,7 @@ impl<'a> ChildLists<'a> {
 
     /// The lists of `chunks`, or the bytes that could not be allocated.
     pub(super) fn new(chunks: &'a [Chunk]) -> Result<ChildLists<'a>, u64> {
-        let mut starts = super::retrograde::with_capacity::<u32>(Self::blocks(chunks))?;
+        let mut starts = with_capacity::<u32>(Self::blocks(chunks))?;
         for chunk in chunks {
             let mut first = 0u32;
             for (i, &degree) in chunk.degree.iter().enumerate() {
@@ -134,7 +134,7 @@ impl ParentIndex {
         let bounds: Vec<usize> = (0..=parts).map(|k| k * blocks / parts).collect();
 
         // Entries per block, then where each block starts.
-        let mut offsets = super::retrograde::zeroed::<u64>(blocks + 1)?;
+        let mut offsets = zeroed::<u64>(blocks + 1)?;
         split_by(&mut offsets[..blocks], &bounds)
             .into_par_iter()
             .enumerate()
@@ -160,8 +160,8 @@ impl ParentIndex {
 
         // Every entry is written below, once: no need to write zeros first
         // (a quarter of the build's time on II 2x6 layer 18).
-        let mut entries = super::retrograde::with_capacity::<u32>(edges)?;
-        let mut cursors = super::retrograde::with_capacity::<u64>(blocks)?;
+        let mut entries = with_capacity::<u32>(edges)?;
+        let mut cursors = with_capacity::<u64>(blocks)?;
         cursors.extend_from_slice(&offsets[..blocks]);
         let entry_bounds: Vec<usize> = bounds.iter().map(|&b| offsets[b] as usize).collect();
         split_by(&mut entries.spare_capacity_mut()[..edges], &entry_bounds)

@@ -18,6 +18,7 @@
 //! by board and side to move only.
 
 pub mod bounds;
+mod chunk;
 mod frontier;
 pub mod index;
 pub mod memory;

@@ -60,16 +60,12 @@ use crate::position::Position;
 use crate::prefetch::prefetch;
 use crate::rules::{LastFour, Rules, MAX_HOLES};
 use crate::side::Side;
+use crate::solver::chunk::{with_capacity, zeroed, Chunk, CHUNK};
 use crate::solver::frontier::{self, ChildLists, ParentIndex};
 use crate::solver::index::LayerIndex;
 use crate::solver::memory::memory_budget;
 use crate::solver::SolveError;
 
-/// Positions per chunk of work: large enough to amortise scheduling, small
-/// enough to balance two to sixteen threads.
-pub(super) const CHUNK: usize = 1 << 15;
-
-/// Marks a position without a capturing move.
 const NO_EXIT: i8 = i8::MIN;
 
 /// How a layer was built.
@@ -100,18 +96,6 @@ pub struct LayerStats {
 /// It must not depend on which side moves: the value of a move and of its
 /// mirror image (rows swapped) are the same.
 pub(crate) type ExitValue<'a> = dyn Fn(&Position, &Position) -> i8 + Sync + 'a;
-
-/// The moves of one chunk of South-to-move positions.
-pub(super) struct Chunk {
-    /// Best exit value per position, or [`NO_EXIT`].
-    pub(super) exit: Vec<i8>,
-    /// Number of inner moves per position.
-    pub(super) degree: Vec<u8>,
-    /// Ranks of the inner children (North to move), position by position.
-    pub(super) children: Vec<u32>,
-    /// Rank of each position's mirror image (rows swapped, North to move).
-    pub(super) mirror: Vec<u32>,
-}
 
 /// When a layer's sweeps give way to rounds over the parents of what changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,24 +245,6 @@ pub(crate) fn build_layer_with(
         iteration: clock.elapsed(),
     };
     Ok((values, stats))
-}
-
-/// A vector of `len` zeros, or the bytes that could not be allocated: the
-/// solver's large allocations fail as errors, not as an abort of the process.
-pub(super) fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, u64> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
-    v.resize(len, T::default());
-    Ok(v)
-}
-
-/// An empty vector with room for `len` items, or the bytes that could not be allocated.
-pub(super) fn with_capacity<T>(len: usize) -> Result<Vec<T>, u64> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| (len as u64).saturating_mul(std::mem::size_of::<T>() as u64))?;
-    Ok(v)
 }
 
 /// The North-to-move positions flagged in the `parity` words of

@@ -348,6 +348,53 @@ pub fn save(path: &Path, key: TableKey, values: &[i8]) -> Result<(), TableError>
     Ok(())
 }
 
+/// The temporary file of [`save`] named `name`, if it is one: the table
+/// file it was to become and the id of the process that wrote it.
+fn temp_of(name: &str) -> Option<(&str, i32)> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (table, pid) = inner.rsplit_once('.')?;
+    let is_table = table.starts_with("hoyito-") && table.ends_with(".tb");
+    let pid = pid.parse().ok().filter(|&pid| pid > 0)?;
+    is_table.then_some((table, pid))
+}
+
+/// Whether process `pid` still runs (or cannot be told: another user's).
+fn process_runs(pid: i32) -> bool {
+    // SAFETY: signal 0 sends nothing; it only checks that `pid` exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Removes from `dir` the temporary files of [`save`] whose process no
+/// longer runs, and returns them, each with the id of that process: a solve
+/// killed while it wrote a layer left its `.NAME.PID.tmp` (megabytes to
+/// gigabytes) behind for good (issue 39, item 11). Files of running
+/// processes, such as another solve's, are left alone.
+pub fn clear_stale_temps(dir: &Path) -> std::io::Result<Vec<(PathBuf, i32)>> {
+    let mut removed = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some((_, pid)) = name.to_str().and_then(temp_of) else {
+            continue;
+        };
+        if pid as u32 == std::process::id() || process_runs(pid) {
+            continue;
+        }
+        // Plain files only (a link is removed, never followed).
+        if entry.file_type()?.is_dir() {
+            continue;
+        }
+        match std::fs::remove_file(entry.path()) {
+            Ok(()) => removed.push((entry.path(), pid)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 fn write_all(file: File, header: &[u8], values: &[i8]) -> std::io::Result<()> {
     let mut out = BufWriter::new(file);
     out.write_all(header)?;
@@ -659,5 +706,33 @@ mod tests {
         assert!(err.to_string().contains("missing.tb"), "{err}");
         let err = map(dir.path(), key).expect_err("a directory");
         assert!(matches!(err, TableError::Read { .. }), "{err}");
+    }
+
+    /// Regression (issue 39, item 11): a 7 MB `.hoyito-*.tb.PID.tmp` of a
+    /// solve killed with SIGKILL stayed for good. Those of processes that no
+    /// longer run are cleared; the running process's and other files stay.
+    #[test]
+    fn temporary_files_of_dead_processes_are_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id() as i32;
+        child.wait().unwrap();
+        let own = std::process::id();
+        let stale = format!(".hoyito-ii-2x6-012.tb.{dead}.tmp");
+        let keep = [
+            format!(".hoyito-ii-2x6-013.tb.{own}.tmp"),
+            format!(".other.{dead}.tmp"),
+            "hoyito-ii-2x6-012.tb".to_string(),
+        ];
+        for name in keep.iter().chain([&stale]) {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let removed = clear_stale_temps(dir.path()).unwrap();
+        assert_eq!(removed, vec![(dir.path().join(&stale), dead)]);
+        for name in &keep {
+            assert!(dir.path().join(name).exists(), "{name}");
+        }
+        assert_eq!(temp_of(&stale), Some(("hoyito-ii-2x6-012.tb", dead)));
+        assert_eq!(temp_of(".hoyito-ii-2x6-012.tb.0.tmp"), None);
     }
 }

@@ -36,7 +36,7 @@
 use serde::Serialize;
 
 use super::normal::normal_cdf;
-use super::pairing::{Pentanomial, Wdl};
+use super::outcomes::{Pentanomial, Wdl};
 use super::wilson::{wilson, Proportion, Z95};
 
 /// Normalized Elo per unit of t-value (score minus 0.5, over the standard

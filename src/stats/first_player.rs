@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::pairing::{rank, AgentKey, GroupGames, Wdl};
+use super::outcomes::Wdl;
+use super::pairing::{rank, AgentKey, GroupGames};
 use super::tally::{GroupCounts, SettingTally};
 use super::units::Units;
 use super::wilson::{wilson, Proportion, Z95};

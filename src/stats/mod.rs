@@ -14,10 +14,12 @@
 
 mod cluster;
 mod elo;
+mod endings;
 mod first_player;
 mod length;
 mod matrix;
 mod normal;
+mod outcomes;
 mod pairing;
 mod ratings;
 mod setting;
@@ -28,10 +30,12 @@ mod wilson;
 
 pub use cluster::ClusteredMean;
 pub use elo::{elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T};
+pub use endings::{AgentForfeits, EndingCounts, ForfeitCounts};
 pub use first_player::{first_player, ludii_advantage_p1, ludii_balance, Scope, SeatStats};
-pub use length::{length_stats, AgentForfeits, EndingCounts, ForfeitCounts, LengthStats};
+pub use length::{length_stats, LengthStats};
 pub use normal::normal_cdf;
-pub use pairing::{pairings, GroupGames, PairingStats, Pentanomial, Wdl};
+pub use outcomes::{Pentanomial, Wdl};
+pub use pairing::{pairings, GroupGames, PairingStats};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
 pub use sprt::{

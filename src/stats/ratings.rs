@@ -53,7 +53,8 @@
 use serde::Serialize;
 
 use super::matrix::invert;
-use super::pairing::{rank, Pentanomial, Wdl};
+use super::outcomes::{Pentanomial, Wdl};
+use super::pairing::rank;
 use super::tally::SettingTally;
 use super::wilson::Z95;
 

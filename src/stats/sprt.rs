@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::elo::{score_from_elo, NELO_PER_T};
-use super::pairing::Pentanomial;
+use super::outcomes::Pentanomial;
 
 /// Which Elo the bounds `elo0` and `elo1` are measured in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -33,8 +33,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::game::Ending;
 use crate::tournament::{GameRow, Winner};
 
-use super::length::{EndingCounts, ForfeitCounts};
-use super::pairing::{Pentanomial, Wdl};
+use super::endings::{EndingCounts, ForfeitCounts};
+use super::outcomes::{Pentanomial, Wdl};
 use super::setting::Setting;
 use super::units::Units;
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::cluster::ClusteredMean;
 use super::elo::ScoreEstimate;
-use super::pairing::{Pentanomial, Wdl};
+use super::outcomes::{Pentanomial, Wdl};
 
 /// How many lone games (no partner) scored 0, 1/2 and 1 (index = points × 2).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

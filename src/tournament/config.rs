@@ -23,10 +23,16 @@ use crate::tournament::adjudication::AdjudicationConfig;
 
 mod check;
 mod holes_range;
-mod toml_place;
+mod run_date;
+mod serde_names;
+mod suggest;
+mod unknown_keys;
 
+pub use crate::records::safe_file::check_regular_file;
+pub use crate::toml_place::TomlPlace;
 pub use check::{MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES};
-pub use toml_place::TomlPlace;
+pub use run_date::RunDate;
+pub use unknown_keys::{Unknown, UnknownKind};
 
 /// The built-in default experiment (also `configs/default.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
@@ -63,10 +69,31 @@ pub enum ConfigError {
         /// What is wrong and what is allowed.
         message: String,
     },
+    /// A key, or a value of a closed set (a variant, a format, an agent),
+    /// that the experiment does not know, with the closest known name.
+    #[error("{file}: {unknown}")]
+    Unknown {
+        /// The file.
+        file: String,
+        /// The name, where it is, and what was probably meant (boxed: the
+        /// error stays small).
+        unknown: Box<Unknown>,
+    },
     /// Several problems at once (at least two), one line each: a config is
     /// checked as a whole so that every invalid key is named in one go.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Several(Vec<ConfigError>),
+}
+
+impl ConfigError {
+    /// `Ok` when `list` is empty, else its one error or [`ConfigError::Several`].
+    pub fn all(mut list: Vec<ConfigError>) -> Result<(), ConfigError> {
+        match list.len() {
+            0 => Ok(()),
+            1 => Err(list.remove(0)),
+            _ => Err(ConfigError::Several(list)),
+        }
+    }
 }
 
 /// One experiment, as written in `configs/*.toml` and saved as `experiment.toml`.
@@ -83,6 +110,13 @@ pub struct Experiment {
     /// Worker threads; 0 = all cores. Not part of the results.
     #[serde(default)]
     pub threads: usize,
+    /// `date = "YYYY-MM-DD"`: when the games were played, for the PGN `Date`
+    /// tag. A run writes the day it starts its directory into its
+    /// `experiment.toml` when the config gives none. Never part of the
+    /// results, nor of the experiment's identity: a rerun on another day is
+    /// the same experiment ([`RunDate`] compares equal to every other).
+    #[serde(default, skip_serializing_if = "RunDate::is_unknown")]
+    pub date: RunDate,
     /// The games played.
     #[serde(default)]
     pub rules: RulesConfig,
@@ -237,8 +271,80 @@ impl Experiment {
         Experiment::parse(&text, &file)
     }
 
-    /// Parses and checks experiment text; `file` names it in errors.
+    /// Reads and checks an experiment file as [`Experiment::load`] does, and
+    /// when it has unknown keys or values, also names its unknown agents
+    /// (against `load_roster` and its `[roster.NAME]` tables), so that every
+    /// unknown name is in the one error. A roster that cannot be loaded adds
+    /// nothing: [`Experiment::resolve_agents`] reports it.
+    pub fn load_naming_agents(
+        path: &Path,
+        load_roster: impl FnOnce() -> Result<Roster, RosterError>,
+    ) -> Result<Experiment, ConfigError> {
+        let err = match Experiment::load(path) {
+            Ok(experiment) => return Ok(experiment),
+            Err(err) => err,
+        };
+        let has_unknown = |e: &ConfigError| matches!(e, ConfigError::Unknown { .. });
+        let unknown = match &err {
+            ConfigError::Several(list) => list.iter().any(has_unknown),
+            other => has_unknown(other),
+        };
+        // Only a file that was read and held unknown names is read again
+        // (never a FIFO or a device: `load` refused those before reading).
+        if !unknown || check_regular_file(path).is_err() {
+            return Err(err);
+        }
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let Ok(table) = text.parse::<toml::Table>() else {
+            return Err(err);
+        };
+        let Ok(roster) = load_roster() else {
+            return Err(err);
+        };
+        let tournament = table.get("tournament").and_then(toml::Value::as_table);
+        let names: Vec<String> = tournament
+            .and_then(|t| t.get("agents"))
+            .and_then(toml::Value::as_array)
+            .map(|list| {
+                let names = list.iter().filter_map(toml::Value::as_str);
+                names.map(str::to_string).collect()
+            })
+            .unwrap_or_default();
+        let inline: Vec<&str> = table
+            .get("roster")
+            .and_then(toml::Value::as_table)
+            .map(|t| t.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let known: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
+        let mut list = match err {
+            ConfigError::Several(list) => list,
+            other => vec![other],
+        };
+        list.extend(
+            unknown_keys::unknown_agents(&names, &inline, &known)
+                .into_iter()
+                .map(|unknown| ConfigError::Unknown {
+                    file: file.clone(),
+                    unknown: Box::new(unknown),
+                }),
+        );
+        Err(ConfigError::all(list).expect_err("at least the error of `load`"))
+    }
+
+    /// Parses and checks experiment text; `file` names it in errors. Every
+    /// unknown key and value is named at once, before the values are read.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        let unknown = unknown_keys::unknown_names(text);
+        ConfigError::all(
+            unknown
+                .into_iter()
+                .map(|unknown| ConfigError::Unknown {
+                    file: file.to_string(),
+                    unknown: Box::new(unknown),
+                })
+                .collect(),
+        )?;
         let mut experiment: Experiment =
             toml::from_str(text).map_err(|cause| ConfigError::Toml {
                 file: file.to_string(),
@@ -255,8 +361,18 @@ impl Experiment {
             .expect("configs/default.toml is checked by the tests")
     }
 
-    /// The experiment as saved in `experiment.toml`.
+    /// The experiment as TOML, without its `date`: the text that says which
+    /// experiment it is (compared and fingerprinted; a date never makes
+    /// another experiment).
     pub fn to_toml(&self) -> String {
+        let mut plain = self.clone();
+        plain.date = RunDate::default();
+        toml::to_string(&plain).expect("an experiment is plain TOML data")
+    }
+
+    /// The experiment as saved in `experiment.toml`: [`Experiment::to_toml`]
+    /// with its `date`, when known.
+    pub fn to_saved_toml(&self) -> String {
         toml::to_string(self).expect("an experiment is plain TOML data")
     }
 
@@ -286,6 +402,18 @@ impl Experiment {
             return Ok(());
         }
         let roster = load_roster().map_err(|err| invalid(err.to_string()))?;
+        let inline: Vec<&str> = self.roster.keys().map(String::as_str).collect();
+        let known: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
+        let unknown = unknown_keys::unknown_agents(agents, &inline, &known);
+        ConfigError::all(
+            unknown
+                .into_iter()
+                .map(|unknown| ConfigError::Unknown {
+                    file: file.to_string(),
+                    unknown: Box::new(unknown),
+                })
+                .collect(),
+        )?;
         for name in agents {
             if !self.roster.contains_key(name) {
                 let named = roster.get(name).map_err(|err| invalid(err.to_string()))?;
@@ -388,23 +516,6 @@ impl TournamentConfig {
                 list
             }
         }
-    }
-}
-
-/// Refuses anything but a regular file (after symbolic links): reading a
-/// FIFO blocks until someone writes to it, and a device may never end. A
-/// directory gets the system's own error (`Is a directory`).
-pub fn check_regular_file(path: &Path) -> std::io::Result<()> {
-    let kind = std::fs::metadata(path)?.file_type();
-    if kind.is_file() {
-        Ok(())
-    } else if kind.is_dir() {
-        Err(std::io::Error::from_raw_os_error(libc::EISDIR))
-    } else {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file (a FIFO or device cannot be read)",
-        ))
     }
 }
 

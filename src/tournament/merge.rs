@@ -4,7 +4,13 @@
 //! Every check comes first, before a byte is written: each directory is a
 //! shard (its `shard.toml`), not being written (its lock, taken shared, see
 //! [`super::run_lock`]), complete, of the same experiment and code as the
-//! others (the fingerprint), and every slice `0..N` is there exactly once.
+//! others (the fingerprint), and every slice `0..N` is there exactly once;
+//! the output is missing or an empty directory (a symbolic link is refused
+//! as such: the merged directory would replace the link, not fill its
+//! target); and every row of every shard passes the one validation of a
+//! run's rows ([`super::run_rows`]: the schedule, the moves replayed, the
+//! measures counted again), each problem named by the shard's own file and
+//! line. The report drawn from the merged files then trusts them.
 //! Then the rows are streamed: the schedule says which shard holds each pair
 //! (see [`super::shard`]), so the k-way merge by game id takes each next row
 //! from the shard that must hold it, checking its id, one line at a time;
@@ -45,15 +51,18 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::config::{ConfigError, Experiment};
-use super::moves_file::{MOVES_FILE, MOVES_HEADER};
 use super::round_row::games_header;
-use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE, RESULTS};
+use super::run_dir::RESULTS;
 use super::run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
-use super::safe_file::{create_new, is_symlink, open_read_no_follow};
+use super::run_rows::{check_run_rows, RowFiles};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{Fingerprint, ShardManifest, CODE_VERSION, SHARD_FILE};
 use crate::metrics::{metrics_header, METRICS_FILE};
+use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
+use crate::records::record_lines::RecordFileError;
+use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE};
+use crate::records::safe_file::{create_new, is_symlink, open_read_no_follow};
 
 /// Why shards cannot be merged.
 #[derive(Debug, Error)]
@@ -140,7 +149,8 @@ pub enum MergeError {
         /// The slice.
         shard: Shard,
     },
-    /// A row that is not where the schedule puts it.
+    /// A row that is not where the schedule puts it, or that fails the
+    /// validation of a run's rows.
     #[error("{}, line {line}: {message}", path.display())]
     Corrupt {
         /// The file.
@@ -159,6 +169,19 @@ pub enum MergeError {
     OutExists {
         /// The output directory.
         out: PathBuf,
+    },
+    /// The output is a symbolic link.
+    #[error(
+        "{}: is a symbolic link (to {}): a merge does not write through links, since its \
+         merged directory would replace the link; give the directory itself, or another \
+         output directory",
+        out.display(), target.display()
+    )]
+    OutIsLink {
+        /// The output directory given.
+        out: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
     },
     /// The output is one of the shards.
     #[error("{}: the output directory is one of the shards", out.display())]
@@ -264,6 +287,7 @@ where
     clear_stopped_merge(out, note)?;
     let _out_lock = check_out(out, &parts, force)?;
     let schedule = Schedule::new(&experiment);
+    check_rows(&parts, &experiment, &schedule)?;
     let (staging, _staging_lock) = staging_dir(out)?;
     let result = (|| {
         let mut games = 0;
@@ -424,12 +448,48 @@ fn check_shards(dirs: &[PathBuf]) -> Result<(Vec<Part>, Experiment, Fingerprint)
     Ok((parts, experiment, manifest.fingerprint))
 }
 
+/// Checks every row of every shard, as every reader of a run checks them
+/// ([`check_run_rows`]), with the files the merge joins: each shard's rows
+/// must be its slice's games, in order.
+fn check_rows(
+    parts: &[Part],
+    experiment: &Experiment,
+    schedule: &Schedule,
+) -> Result<(), MergeError> {
+    let files = RowFiles {
+        moves: experiment.record.moves,
+        metrics: experiment.record.metrics,
+    };
+    for part in parts {
+        let ids = part.shard.each_id(schedule);
+        check_run_rows(&part.dir, experiment, ids, None, files).map_err(|err| match err {
+            RecordFileError::Read { path, cause } => MergeError::Io {
+                path,
+                action: "read it",
+                cause,
+            },
+            RecordFileError::Parse {
+                path,
+                line,
+                message,
+            } => MergeError::Corrupt {
+                path,
+                line,
+                message,
+            },
+        })?;
+    }
+    Ok(())
+}
+
 /// Checks that `out` may receive the merge: not a shard, missing or empty
 /// (or `force`); locks it when it exists, so that no run writes it meanwhile.
 fn check_out(out: &Path, parts: &[Part], force: bool) -> Result<Option<DirLock>, MergeError> {
     if is_symlink(out) {
-        return Err(MergeError::OutExists {
+        let target = fs::read_link(out).map_err(io_error(out, "read the link"))?;
+        return Err(MergeError::OutIsLink {
             out: out.to_path_buf(),
+            target,
         });
     }
     if !out.exists() {

@@ -9,7 +9,11 @@
 //! game termination markers (8.2.6) and export lines of at most 79 columns
 //! (8.2.2.2). White is South (who moves first), Black is North. Mancala moves
 //! are not chess moves, so the movetext is only the result, with the game's
-//! moves in a comment: `{moves: 3 5 pass 2} 1-0`.
+//! moves in comments: the plies of its opening (random plies or a book
+//! line, not chosen by the players) first and marked, then the players'
+//! moves: `{opening: 3 6} {moves: 5 pass 2} 1-0`. The `Opening` tag repeats
+//! the opening plies, so a reader that skips comments still knows where the
+//! players' game began.
 //!
 //! Export streams: one row of `games.csv` and one of `moves.csv` at a time.
 
@@ -19,11 +23,11 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::config::{ConfigError, Experiment};
-use super::game_row::{GameRow, Winner};
-use super::moves_file::{MovesFileError, MovesReader, MovesRow, MOVES_FILE};
-use super::moves_hash::move_token;
-use super::run_dir::{EXPERIMENT_FILE, GAMES_FILE};
-use super::safe_file::create_temp;
+use crate::records::game_row::{GameRow, Winner};
+use crate::records::moves_file::{MovesFileError, MovesReader, MovesRow, MOVES_FILE};
+use crate::records::moves_hash::move_token;
+use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE};
+use crate::records::safe_file::create_temp;
 
 /// The longest line written (PGN export format).
 const MAX_LINE: usize = 79;
@@ -88,8 +92,8 @@ pub fn export_pgn(dir: &Path, mut out: impl Write) -> Result<PgnSummary, PgnErro
         path: games_path.clone(),
         message,
     };
-    let file =
-        super::safe_file::open_regular(&games_path).map_err(|e| games_error(e.to_string()))?;
+    let file = crate::records::safe_file::open_regular(&games_path)
+        .map_err(|e| games_error(e.to_string()))?;
     let mut games = csv::Reader::from_reader(file);
     let headers = games
         .headers()
@@ -141,7 +145,8 @@ pub fn export_pgn(dir: &Path, mut out: impl Write) -> Result<PgnSummary, PgnErro
                 Some(moves_row.moves.as_slice())
             }
         };
-        write_pgn_game(&mut out, &experiment.name, &row, game_moves)?;
+        let date = experiment.date.pgn();
+        write_pgn_game(&mut out, &experiment.name, &date, &row, game_moves)?;
         written += 1;
     }
     out.flush()?;
@@ -153,17 +158,20 @@ pub fn export_pgn(dir: &Path, mut out: impl Write) -> Result<PgnSummary, PgnErro
 
 /// Writes one game: the Seven Tag Roster, the hoyito tags, a blank line, the
 /// movetext (moves as a comment when given, then the result) and a blank line.
+/// `date` is the `Date` tag's value, `YYYY.MM.DD` or `????.??.??` when not
+/// known ([`crate::tournament::RunDate::pgn`]).
 pub fn write_pgn_game(
     out: &mut impl Write,
     event: &str,
+    date: &str,
     row: &GameRow,
     moves: Option<&[crate::moves::Move]>,
 ) -> io::Result<()> {
     let result = pgn_result(row.winner);
-    let tags: [(&str, String); 14] = [
+    let tags: [(&str, String); 15] = [
         ("Event", event.to_string()),
         ("Site", "hoyito".to_string()),
-        ("Date", "????.??.??".to_string()),
+        ("Date", date.to_string()),
         ("Round", (row.game_id + 1).to_string()),
         ("White", row.south.clone()),
         ("Black", row.north.clone()),
@@ -176,6 +184,7 @@ pub fn write_pgn_game(
         ),
         ("Ending", row.ending.name().to_string()),
         ("GameId", row.game_id.to_string()),
+        ("Opening", row.opening.clone()),
         ("PlyCount", row.plies.to_string()),
         ("Seeds", row.seeds.to_string()),
         (
@@ -200,21 +209,41 @@ pub fn write_pgn_game(
         Ok(())
     };
     if let Some(moves) = moves {
-        word(out, "{moves:")?;
-        for (i, &mv) in moves.iter().enumerate() {
-            if i + 1 == moves.len() {
-                word(out, &format!("{}}}", move_token(mv)))?;
-            } else {
-                word(out, move_token(mv))?;
-            }
+        // The opening's plies are the first moves of the game (a game can
+        // end inside its opening: then they are all of them).
+        let opening = row.opening.split_whitespace().count().min(moves.len());
+        let (opening_moves, played) = moves.split_at(opening);
+        if !opening_moves.is_empty() {
+            comment(out, &mut word, "{opening:", opening_moves)?;
         }
-        if moves.is_empty() {
-            word(out, "}")?;
+        if !played.is_empty() || opening_moves.is_empty() {
+            comment(out, &mut word, "{moves:", played)?;
         }
     }
     word(out, result)?;
     writeln!(out, "{line}")?;
     writeln!(out)
+}
+
+/// Writes a brace comment of moves, `{label m1 m2 ... mk}`, word by word.
+fn comment<W: Write>(
+    out: &mut W,
+    word: &mut impl FnMut(&mut dyn Write, &str) -> io::Result<()>,
+    label: &str,
+    moves: &[crate::moves::Move],
+) -> io::Result<()> {
+    word(out, label)?;
+    for (i, &mv) in moves.iter().enumerate() {
+        if i + 1 == moves.len() {
+            word(out, &format!("{}}}", move_token(mv)))?;
+        } else {
+            word(out, move_token(mv))?;
+        }
+    }
+    if moves.is_empty() {
+        word(out, "}")?;
+    }
+    Ok(())
 }
 
 /// A PGN string token's text: `\` and `"` escaped with a backslash (8.1).
@@ -282,36 +311,57 @@ mod tests {
     fn a_game_is_the_seven_tag_roster_then_ours_then_the_result() {
         let mut out = Vec::new();
         let moves = [Move::Sow(2), Move::Pass, Move::Sow(11), Move::Sow(0)];
-        write_pgn_game(&mut out, "ladder", &row(), Some(&moves)).unwrap();
+        write_pgn_game(&mut out, "ladder", "????.??.??", &row(), Some(&moves)).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "[Event \"ladder\"]\n[Site \"hoyito\"]\n[Date \"????.??.??\"]\n[Round \"7\"]\n\
              [White \"alpha\\\"beta\"]\n[Black \"greedy\"]\n[Result \"0-1\"]\n\
              [Board \"2x12\"]\n[Captures \"40-56\"]\n[Ending \"no-capture-limit\"]\n\
-             [GameId \"6\"]\n[PlyCount \"4\"]\n[Seeds \"4\"]\n[Variant \"Hoyito III\"]\n\n\
-             {moves: 3 pass 12 1} 0-1\n\n"
+             [GameId \"6\"]\n[Opening \"3\"]\n[PlyCount \"4\"]\n[Seeds \"4\"]\n\
+             [Variant \"Hoyito III\"]\n\n\
+             {opening: 3} {moves: pass 12 1} 0-1\n\n"
         );
         let mut out = Vec::new();
         let mut draw = row();
         draw.winner = Winner::Draw;
-        write_pgn_game(&mut out, "e", &draw, None).unwrap();
+        write_pgn_game(&mut out, "e", "2025.05.01", &draw, None).unwrap();
         assert!(String::from_utf8(out)
             .unwrap()
             .ends_with("\"]\n\n1/2-1/2\n\n"));
+        // A game that ended inside its opening has no players' moves, and a
+        // game without an opening has no opening comment.
+        let mut out = Vec::new();
+        let mut short = row();
+        short.opening = "3 pass 12 1 5".into();
+        write_pgn_game(&mut out, "e", "2025.05.01", &short, Some(&moves)).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with("\n\n{opening: 3 pass 12 1} 0-1\n\n"));
+        let mut out = Vec::new();
+        let mut none = row();
+        none.opening = String::new();
+        write_pgn_game(&mut out, "e", "2025.05.01", &none, Some(&moves)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with("\n\n{moves: 3 pass 12 1} 0-1\n\n"), "{text}");
+        assert!(text.contains("[Opening \"\"]"));
     }
 
     #[test]
     fn long_games_wrap_at_79_columns() {
         let moves: Vec<Move> = (0..300).map(|i| Move::Sow((i % 16) as u8)).collect();
         let mut out = Vec::new();
-        write_pgn_game(&mut out, "e", &row(), Some(&moves)).unwrap();
+        write_pgn_game(&mut out, "e", "2025.05.01", &row(), Some(&moves)).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.lines().all(|l| l.len() <= MAX_LINE));
         let movetext = text.split("\n\n").nth(1).unwrap();
         let words: Vec<&str> = movetext.split_whitespace().collect();
-        assert_eq!(words.len(), 302);
-        assert_eq!((words[0], words[301]), ("{moves:", "0-1"));
-        assert_eq!(words[300], "12}");
+        assert_eq!(words.len(), 303);
+        assert_eq!(
+            (words[0], words[1], words[2]),
+            ("{opening:", "1}", "{moves:")
+        );
+        assert_eq!(words[302], "0-1");
+        assert_eq!(words[301], "12}");
     }
 }

@@ -18,11 +18,11 @@ use crate::play::PlayError;
 use crate::side::{BySide, Side};
 
 use super::adjudication::Adjudicator;
-use super::game_row::{GameRow, Winner};
 use super::lineup::{Lineup, SeatError};
-use super::moves_hash::MovesHash;
 use super::schedule::{Opening, ScheduledGame};
-use super::seeding::rng_from_seed;
+use crate::records::game_row::{GameRow, Winner};
+use crate::records::moves_hash::MovesHash;
+use crate::seeding::rng_from_seed;
 
 /// A scheduled game that could not be played to its end: an agent's bug.
 #[derive(Debug, Error)]

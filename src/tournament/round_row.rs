@@ -16,8 +16,9 @@ use crate::game::{Ending, Game};
 use crate::rules::LastFour;
 use crate::side::Side;
 
-use super::game_row::GameRow;
+use super::play::empty_row;
 use super::schedule::ScheduledGame;
+use crate::records::game_row::GameRow;
 
 /// A seat as written in the round columns: `S` or `N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,12 +130,27 @@ pub struct RoundRow {
 /// `rounds` rounds: the usual columns, then the round columns when
 /// `rounds > 1`.
 pub fn games_header(rounds: u32) -> Vec<u8> {
-    let mut header = super::run_dir::csv_header();
+    let mut header = csv_header();
     if rounds > 1 {
         header.pop();
         header.extend_from_slice(b",match_id,round,last_seeds,last_to,last_capturer\n");
     }
     header
+}
+
+/// The header line of `games.csv` (with its newline), taken from the row type
+/// itself so that it cannot drift from the columns.
+pub fn csv_header() -> Vec<u8> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .serialize(empty_row())
+        .expect("a row serialises to memory");
+    let bytes = writer.into_inner().expect("flushing to memory cannot fail");
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("the csv writer ends the header with a newline");
+    bytes[..=end].to_vec()
 }
 
 #[cfg(test)]
@@ -166,6 +182,6 @@ mod tests {
         let row: GameRow = record.deserialize(Some(&headers)).unwrap();
         let back: RoundColumns = record.deserialize(Some(&headers)).unwrap();
         assert_eq!((row, back), (empty_row(), columns));
-        assert_eq!(games_header(1), super::super::run_dir::csv_header());
+        assert_eq!(games_header(1), super::csv_header());
     }
 }

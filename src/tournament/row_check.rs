@@ -10,22 +10,24 @@
 //! replayed from the pair's opening seed: at most a few dozen random moves,
 //! about a microsecond a game). The result columns are fixed only by the
 //! moves, so where `moves.csv` is present the moves are hashed and replayed
-//! through the engine ([`check_moves`]), which checks winner, captures,
-//! plies and ending.
+//! through the engine ([`check_replay`]), which checks winner, captures,
+//! plies and ending, and recomputes the game's row of `metrics.csv` when
+//! it is given. Reading the three files in step is `super::run_rows`.
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use crate::game::{Ending, Game};
+use crate::metrics::{metrics_values, GameMeasures, MeasureRecorder, METRICS_COLUMNS};
 use crate::moves::Move;
 use crate::round_match::round_setup_after;
 use crate::side::Side;
 
 use super::config::Experiment;
-use super::game_row::{GameRow, Winner};
-use super::moves_hash::MovesHash;
 use super::schedule::{Opening, Schedule, ScheduledGame};
-use super::seeding::rng_from_seed;
+use crate::records::game_row::{GameRow, Winner};
+use crate::records::moves_hash::MovesHash;
+use crate::seeding::rng_from_seed;
 
 /// The smallest and largest number of holes per row the engine plays.
 pub const HOLES: std::ops::RangeInclusive<u8> = 2..=16;
@@ -286,6 +288,14 @@ impl ScheduleCheck {
     /// round of a match is replayed after the previous round's result): see
     /// [`check_moves`].
     pub fn check_moves(&self, row: &GameRow, moves: &[Move]) -> Result<(), RowProblem> {
+        check_replay(row, self.start(row), moves, None)
+    }
+
+    /// The game of `row`, which [`ScheduleCheck::check`] accepted just
+    /// before, at its start: a round of a match starts with its own first
+    /// mover, and from round 3 with the last seeds to the previous round's
+    /// winner.
+    pub fn start(&self, row: &GameRow) -> Game {
         let game = self.schedule.game(row.game_id);
         let previous = self.previous.map(|winner| match winner {
             Winner::S => Some(Side::South),
@@ -293,7 +303,7 @@ impl ScheduleCheck {
             Winner::Draw => None,
         });
         let (rules, _) = round_setup_after(&game.rules, game.match_round, previous.flatten());
-        check_moves_from(row, ScheduledGame { rules, ..game }.start(), moves)
+        ScheduledGame { rules, ..game }.start()
     }
 }
 
@@ -305,12 +315,23 @@ pub fn check_moves(
     rules: crate::rules::Rules,
     moves: &[Move],
 ) -> Result<(), RowProblem> {
-    check_moves_from(row, Game::new(rules), moves)
+    check_replay(row, Game::new(rules), moves, None)
 }
 
-/// [`check_moves`] from the start of `game` (a round of a match starts
-/// with its own first mover and end rule).
-fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(), RowProblem> {
+/// The one check of a game's result: `moves` (its row of `moves.csv`) must
+/// hash to the row's `moves_hash`, replay legally from `game` (its start,
+/// see [`ScheduleCheck::start`]) and end it as the row says: winner,
+/// captures, plies and ending (an adjudicated game where its moves stop,
+/// with scores the adjudication can give). With `measures` (its row of
+/// `metrics.csv`), the measures are counted again over the replayed moves,
+/// as the run counted them, and must be the same; a problem there names
+/// the column of `metrics.csv`.
+pub fn check_replay(
+    row: &GameRow,
+    mut game: Game,
+    moves: &[Move],
+    measures: Option<&GameMeasures>,
+) -> Result<(), RowProblem> {
     let hash = MovesHash::of_moves(moves);
     if hash != row.moves_hash {
         return Err(problem(
@@ -318,9 +339,17 @@ fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(),
             format!("{}, but the game's moves hash to {hash}", row.moves_hash),
         ));
     }
+    let mut recorder = measures.map(|_| {
+        let mut recorder = MeasureRecorder::new();
+        recorder.start(game.position());
+        recorder
+    });
     for &mv in moves {
         game.play(mv)
             .map_err(|err| problem("moves", format!("the recorded moves do not replay: {err}")))?;
+        if let Some(recorder) = recorder.as_mut() {
+            recorder.record(mv, &game);
+        }
     }
     // A forfeit ends the game where it stands: the side to move lost.
     if let Some(reason) = row.ending.forfeit_reason() {
@@ -408,6 +437,22 @@ fn check_moves_from(row: &GameRow, mut game: Game, moves: &[Move]) -> Result<(),
             row.ending.to_string(),
             outcome.ending.to_string(),
         ));
+    }
+    if let (Some(found), Some(recorder)) = (measures, recorder) {
+        let counted = recorder.finish(outcome.winner);
+        let pairs = metrics_values(found)
+            .into_iter()
+            .zip(metrics_values(&counted));
+        if let Some((column, (found, counted))) = METRICS_COLUMNS
+            .iter()
+            .zip(pairs)
+            .find(|(_, (found, counted))| found != counted)
+        {
+            return Err(problem(
+                column,
+                format!("{found}, but the game's moves give {counted}"),
+            ));
+        }
     }
     Ok(())
 }

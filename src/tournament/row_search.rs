@@ -16,7 +16,7 @@ use std::path::Path;
 /// algorithm B) over byte positions `p`, keyed by the id of the first line
 /// that starts at or after `p`, a non-decreasing function of `p`.
 pub fn find_row_line(path: &Path, game_id: u64) -> io::Result<Option<String>> {
-    let file = crate::tournament::safe_file::open_regular(path)?;
+    let file = crate::records::safe_file::open_regular(path)?;
     let len = file.metadata()?.len();
     let mut reader = BufReader::with_capacity(4096, file);
     let mut line = Vec::new();

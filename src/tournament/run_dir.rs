@@ -8,90 +8,34 @@
 //! makes the finished file equal to an uninterrupted run's, byte for byte.
 //! When moves are recorded, `moves.csv` is written beside it chunk by chunk,
 //! and so is `metrics.csv` when measures are; a kill may leave one file a
-//! few rows ahead of another, so all are cut to the rows they have in common. The rows kept are checked first against
-//! the experiment (every column its schedule fixes) and, with `moves.csv`,
-//! against their moves (see `resume_check`): a resumed run trusts nothing it
-//! did not write itself.
+//! few rows ahead of another, so all are cut to the rows they have in
+//! common. The rows kept are checked first by the one validation of a run's
+//! rows (see `resume_check` and `super::run_rows`): against the experiment
+//! (every column its schedule fixes) and, with `moves.csv`, against their
+//! moves and their measures in `metrics.csv`: a resumed run trusts nothing
+//! it did not write itself.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use thiserror::Error;
-
 use super::config::Experiment;
-use super::moves_file::{MOVES_FILE, MOVES_HEADER};
-use super::play::empty_row;
 use super::round_row::games_header;
-use super::run_lock::{lock_exclusive, DirLock, LockError};
+use super::run_lock::{lock_exclusive, DirLock};
+use super::run_rows::RowFiles;
 use super::runner::RecordSinks;
-use super::safe_file::{is_symlink, write_atomic};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::metrics::{metrics_header, METRICS_FILE};
-use crate::report::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
+use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
+use crate::records::run_files::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
+pub use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
+use crate::records::safe_file::{is_symlink, write_atomic};
+use error::io_error;
+pub use error::RunDirError;
 use resume_check::check_kept_rows;
 use slice::{slice_difference, Slice};
-
-/// The game records.
-pub const GAMES_FILE: &str = "games.csv";
-/// The resolved experiment.
-pub const EXPERIMENT_FILE: &str = "experiment.toml";
-/// Worker time per block and run (kept out of `games.csv` so that it stays
-/// the same on every machine).
-pub const TIMINGS_FILE: &str = "timings.csv";
-
-/// A directory that cannot hold this run.
-#[derive(Debug, Error)]
-pub enum RunDirError {
-    /// A file operation failed.
-    #[error("{path}: cannot {action}: {cause}")]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// What was being done.
-        action: &'static str,
-        /// Why it failed.
-        cause: io::Error,
-    },
-    /// The directory holds the results of another experiment.
-    #[error(
-        "{dir} holds a different experiment ({why}): choose another --out directory, \
-         or pass --force to delete its results and start again"
-    )]
-    Different {
-        /// The directory.
-        dir: PathBuf,
-        /// What differs.
-        why: String,
-    },
-    /// `games.csv` is not a file this harness wrote for this experiment.
-    #[error(
-        "{path}: line {line}: {message}; restore the file, or pass --force to delete \
-         the results and start again"
-    )]
-    Corrupt {
-        /// The file.
-        path: PathBuf,
-        /// The 1-based line.
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
-    /// Another process is writing the directory.
-    #[error(transparent)]
-    Locked(#[from] LockError),
-    /// A file the run writes is a symbolic link.
-    #[error(
-        "{path} is a symbolic link: a run does not write through links; \
-         remove it or choose another --out directory"
-    )]
-    Link {
-        /// The link.
-        path: PathBuf,
-    },
-}
 
 /// What a run writes into its directory: the files and the charts folder
 /// that `--force` deletes (for `run`, and for `merge` into a used output).
@@ -124,30 +68,6 @@ pub(crate) fn remove_results(dir: &Path) -> Result<(), (PathBuf, io::Error)> {
         removed.map_err(|cause| (path, cause))?;
     }
     Ok(())
-}
-
-fn io_error(path: &Path, action: &'static str) -> impl FnOnce(io::Error) -> RunDirError {
-    let path = path.to_path_buf();
-    move |cause| RunDirError::Io {
-        path,
-        action,
-        cause,
-    }
-}
-
-/// The header line of `games.csv` (with its newline), taken from the row type
-/// itself so that it cannot drift from the columns.
-pub fn csv_header() -> Vec<u8> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer
-        .serialize(empty_row())
-        .expect("a row serialises to memory");
-    let bytes = writer.into_inner().expect("flushing to memory cannot fail");
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .expect("the csv writer ends the header with a newline");
-    bytes[..=end].to_vec()
 }
 
 /// A run directory opened for writing.
@@ -265,7 +185,7 @@ fn open_locked(
     lock: DirLock,
 ) -> Result<RunDir, RunDirError> {
     // Refused before anything is written: the run writes none of them
-    // through a link (see `super::safe_file`).
+    // through a link (see `crate::records::safe_file`).
     for name in [
         EXPERIMENT_FILE,
         GAMES_FILE,
@@ -318,7 +238,7 @@ fn grow(dir: &Path, experiment: &Experiment) -> Result<Option<u64>, RunDirError>
     if saved != smaller || saved.games >= experiment.games {
         return Ok(None);
     }
-    save_experiment(dir, experiment)?;
+    save_experiment(dir, &experiment.dated(Some(&saved)))?;
     Ok(Some(saved.games))
 }
 
@@ -327,7 +247,8 @@ fn grow(dir: &Path, experiment: &Experiment) -> Result<Option<u64>, RunDirError>
 fn save_experiment(dir: &Path, experiment: &Experiment) -> Result<(), RunDirError> {
     let tmp = dir.join(format!("{EXPERIMENT_FILE}.tmp"));
     let path = dir.join(EXPERIMENT_FILE);
-    write_atomic(&tmp, &path, experiment.to_toml().as_bytes()).map_err(io_error(&path, "write it"))
+    write_atomic(&tmp, &path, experiment.to_saved_toml().as_bytes())
+        .map_err(io_error(&path, "write it"))
 }
 
 /// The experiment saved in `path`, if it exists and parses.
@@ -347,7 +268,7 @@ fn create_and_open(
     lock: DirLock,
 ) -> Result<RunDir, RunDirError> {
     if !experiment_path.exists() {
-        save_experiment(dir, experiment)?;
+        save_experiment(dir, &experiment.dated(None))?;
     }
     let total_games = slice.games();
     // A shard's manifest comes before its rows, so that a directory with
@@ -398,7 +319,11 @@ fn create_and_open(
         .into_iter()
         .flatten()
         .fold(games.rows, |done, r| done.min(r.rows));
-    check_kept_rows(dir, experiment, slice.ids(), done, moves.is_some())?;
+    let files = RowFiles {
+        moves: moves.is_some(),
+        metrics: metrics.is_some(),
+    };
+    check_kept_rows(dir, experiment, slice.ids(), done, files)?;
     games.cut_to(done)?;
     for records in [&mut moves, &mut metrics].into_iter().flatten() {
         records.cut_to(done)?;
@@ -465,6 +390,7 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     )))
 }
 
+mod error;
 mod records;
 mod resume_check;
 mod slice;

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::safe_file::{is_symlink, open_existing_no_follow, open_read_no_follow};
+use crate::records::safe_file::{is_symlink, open_existing_no_follow, open_read_no_follow};
 
 /// The lock file, inside the results directory.
 pub const LOCK_FILE: &str = ".lock";
@@ -75,7 +75,7 @@ pub fn lock_exclusive(dir: &Path) -> Result<DirLock, LockError> {
     let mut file = match open_existing_no_follow(&path) {
         Ok(file) => file,
         Err(err) if err.kind() == io::ErrorKind::NotFound && !is_symlink(&path) => {
-            match super::safe_file::create_new(&path) {
+            match crate::records::safe_file::create_new(&path) {
                 Ok(file) => file,
                 // Created by another process just now: open that one.
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {

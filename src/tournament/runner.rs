@@ -24,16 +24,16 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::adjudication::Adjudicator;
-use super::game_row::GameRow;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
-use super::moves_file::push_moves_row;
-use super::moves_hash::MovesHasher;
 use super::play::{empty_row, fill_row_hashed, play_measured, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 use super::shard::GameIds;
 use crate::metrics::{push_metrics_row, MeasureRecorder};
+use crate::records::game_row::GameRow;
+use crate::records::moves_file::push_moves_row;
+use crate::records::moves_hash::MovesHasher;
 
 /// A run that stopped.
 #[derive(Debug, Error)]

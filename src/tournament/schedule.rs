@@ -35,7 +35,7 @@ use crate::rules::{Rules, Variant};
 use crate::side::Side;
 
 use super::config::Experiment;
-use super::seeding::{game_seed, opening_seed};
+use crate::seeding::{game_seed, opening_seed};
 
 /// Everything needed to play one game of the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

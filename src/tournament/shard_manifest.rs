@@ -8,7 +8,7 @@
 //! equal fingerprints; a shard of another config, seed, roster or build has
 //! a different one, and the field that differs names the reason.
 //!
-//! The fingerprint's hashes are FNV-1a 64 (see [`super::moves_hash`]): they
+//! The fingerprint's hashes are FNV-1a 64 (see [`crate::records::moves_hash`]): they
 //! catch accidents (a shard run from an edited config), not forgeries.
 
 use std::collections::BTreeMap;
@@ -19,9 +19,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Experiment;
-use super::moves_hash::{FNV_OFFSET_BASIS, FNV_PRIME};
-use super::safe_file::write_atomic;
 use super::shard::Shard;
+use crate::records::moves_hash::{FNV_OFFSET_BASIS, FNV_PRIME};
+use crate::records::safe_file::write_atomic;
 
 /// The manifest's file name, inside a shard's directory.
 pub const SHARD_FILE: &str = "shard.toml";
@@ -174,12 +174,18 @@ impl ShardManifest {
 
     /// Writes `dir/shard.toml` atomically.
     pub fn write(&self, dir: &Path) -> io::Result<()> {
+        // TOML integers are 64-bit signed: a count beyond `i64::MAX` (issue
+        // 39, item 10: `--shard 0/9223372036854775808`) is an error, not a panic.
+        let body = toml::to_string(self).map_err(|err| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("cannot record shard {}/{}: {err}", self.shard, self.shards),
+            )
+        })?;
         let text = format!(
             "# Written by `hoyito run --shard {}/{}`: one slice of the experiment in \
-             experiment.toml; join the slices with `hoyito merge`.\n{}",
-            self.shard,
-            self.shards,
-            toml::to_string(self).expect("a manifest is plain TOML data")
+             experiment.toml; join the slices with `hoyito merge`.\n{body}",
+            self.shard, self.shards,
         );
         let tmp = dir.join(format!("{SHARD_FILE}.tmp"));
         write_atomic(&tmp, &dir.join(SHARD_FILE), text.as_bytes())
@@ -236,5 +242,18 @@ mod tests {
         m.write(dir.path()).unwrap();
         assert_eq!(ShardManifest::read(dir.path()).unwrap(), Some(m.clone()));
         assert_eq!(m.slice(), Some(shard));
+    }
+
+    /// Regression (issue 39, item 10): `--shard 0/9223372036854775808`
+    /// panicked here, as TOML holds no integer beyond `i64::MAX`.
+    #[test]
+    fn a_count_beyond_toml_integers_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = ShardManifest::new(&experiment(1, 2), Shard::new(0, 2).unwrap(), 10, 4);
+        m.shards = 1 << 63;
+        let err = m.write(dir.path()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("9223372036854775808"), "{err}");
+        assert_eq!(ShardManifest::read(dir.path()).unwrap(), None);
     }
 }

@@ -14,7 +14,7 @@
 
 use crate::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus};
 
-use super::game_row::{GameRow, Winner};
+use crate::records::game_row::{GameRow, Winner};
 
 /// The state of an SPRT over the games seen so far.
 #[derive(Debug, Clone)]

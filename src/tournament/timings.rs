@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use super::lineup::Lineup;
 use super::runner::BlockTimes;
-use super::safe_file::open_append_no_follow;
 use super::schedule::Schedule;
+use crate::records::safe_file::open_append_no_follow;
 
 const HEADER: [&str; 9] = [
     "run_first_game",

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use hoyito::human::{play_session, PlaySetup, Player, SessionEnd, SessionError};
+use hoyito::human::{play_session, HintAgent, PlaySetup, Player, SessionEnd, SessionError};
 use hoyito::{
     Agent, AgentRng, AgentSpec, Forfeit, ForfeitReason, Game, Move, Rules, Side, Variant,
 };
@@ -26,9 +26,12 @@ fn setup(human: Side, opponent: AgentSpec, seed: u64) -> PlaySetup {
             name: opponent.kind().to_string(),
             agent: opponent.build(),
         },
-        hint: Player {
+        hint: HintAgent {
             name: "greedy".to_string(),
-            agent: AgentSpec::Greedy.build(),
+            ask: Box::new(|game, rng| {
+                let analysis = hoyito::analyse(&AgentSpec::Greedy, game, rng);
+                analysis.map(|a| (a.mv, a.lines)).map_err(|e| e.to_string())
+            }),
         },
         seed,
         echo: true,
@@ -402,5 +405,7 @@ fn hoyito_play_refuses_bad_flags_in_one_line() {
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("holes per row must be 2 to 16"), "{err}");
+    // A usage error, from clap (issue 41, item 2: exit 2 like --variant iv).
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("17 is not in 2..=16"), "{err}");
 }

@@ -20,7 +20,8 @@ mod tt;
 use std::time::{Duration, Instant};
 
 use crate::agent::{Agent, AgentRng};
-use crate::agents::evaluation::{Evaluator, Score, StallTracker};
+use crate::agents::evaluation::{Score, StallTracker};
+use crate::agents::evaluator::Evaluator;
 use crate::agents::tablebase::TablebaseAgentError;
 use crate::game::Game;
 use crate::moves::Move;

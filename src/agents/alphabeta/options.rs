@@ -26,30 +26,30 @@ pub const MAX_TT_MB: u32 = 4096;
 pub struct SearchOptions {
     /// Principal variation search: every move after the first is searched with
     /// a null window first and searched again only when it may be better.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub pvs: bool,
     /// Aspiration window, in seeds, around the previous iteration's score
     /// (0 = off, the full window); a score outside it is searched again with
     /// that side of the window opened.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub aspiration: u32,
     /// Two killer moves per ply: quiet moves that refuted a sibling are tried
     /// right after the captures.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub killers: bool,
     /// History heuristic: quiet moves are ordered by how often (weighted by
     /// depth squared) they refuted a position in this search.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub history: bool,
     /// Quiescence search at the leaves: at most this many turns of captures
     /// (0 = off); a turn with extra moves counts once.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub quiescence: u32,
     /// Late move reductions, in plies (0 = off): with principal variation
     /// search, a quiet move (no capture) searched late at a node of depth 3
     /// or more is first searched this many plies shallower with a null
     /// window, and again at full depth only when it beats alpha.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub reductions: u32,
     /// Exact endgame-table scores for positions with at most this many seeds
     /// on the board (off when absent); tables hold under the default options
@@ -70,7 +70,7 @@ pub struct SearchOptions {
     /// search beside the newest (TwoDeep, `src/agents/alphabeta/tt.rs`),
     /// instead of always replacing: a search of millions of nodes then keeps
     /// its costliest entries.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub tt_deep: bool,
     /// Diversity for self-play from one start (0 = off): during the game's
     /// first this many plies the agent scores every legal move by a search
@@ -79,11 +79,11 @@ pub struct SearchOptions {
     /// the best ([`crate::agents::Diverse`]). Deterministic agents otherwise
     /// play one game from the standard start. Not a search enhancement: the
     /// search itself is unchanged.
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub diverse_plies: u32,
     /// With `diverse_plies`: how many seeds below the best a move may score
     /// and still be chosen (0: only the moves tied with the best).
-    #[serde(skip_serializing_if = "crate::agents::spec::is_default")]
+    #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub diverse_margin: u32,
 }
 

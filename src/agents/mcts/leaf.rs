@@ -4,10 +4,11 @@
 
 use crate::agent::AgentRng;
 use crate::agents::evaluation::{
-    limit_reached, outcome_reward, stalled_margin, terminal_margin, Evaluator, Score,
+    limit_reached, outcome_reward, stalled_margin, terminal_margin, Score,
 };
+use crate::agents::evaluator::Evaluator;
 use crate::agents::greedy::greedy_move;
-use crate::agents::spec::RolloutPolicy;
+use crate::agents::mcts::rollout::RolloutPolicy;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;

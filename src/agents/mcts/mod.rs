@@ -11,16 +11,19 @@
 mod info;
 mod leaf;
 mod node;
+mod proof;
 mod rave;
 mod reuse;
+mod rollout;
+mod searched;
 mod select;
 mod solver;
 
 use rand::seq::SliceRandom;
 
 use crate::agent::{Agent, AgentRng};
-use crate::agents::evaluation::{limit_reached, Evaluator, StallTracker};
-use crate::agents::spec::RolloutPolicy;
+use crate::agents::evaluation::{limit_reached, StallTracker};
+use crate::agents::evaluator::Evaluator;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -29,12 +32,13 @@ use crate::side::Side;
 pub use info::{MctsInfo, MoveStats};
 pub use leaf::{logistic_reward, LEAF_SCALE};
 pub use node::Proof;
+pub use rollout::RolloutPolicy;
 
 use leaf::{end_margin, end_reward, leaf_reward, south_margin};
 use node::Node;
+use proof::{proven_reward, terminal_proof};
 use rave::{slot, Amaf, NO_SLOTS};
-use reuse::Searched;
-use solver::{proven_reward, terminal_proof};
+use searched::Searched;
 
 /// The parameters of [`Mcts`].
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -12,28 +12,6 @@
 use crate::agents::mcts::rave::NO_SLOTS;
 use crate::agents::mcts::Mcts;
 use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-
-/// The game that the tree in memory was searched for.
-#[derive(Debug, Clone)]
-pub(super) struct Searched {
-    rules: Rules,
-    start: Position,
-    moves: Vec<Move>,
-}
-
-impl Searched {
-    /// The game's identity now.
-    pub(super) fn of(game: &Game) -> Searched {
-        Searched {
-            rules: *game.rules(),
-            start: *game.start(),
-            moves: game.moves().to_vec(),
-        }
-    }
-}
 
 impl Mcts {
     /// Makes the node of `game`'s current position the root, if the tree in

@@ -17,27 +17,8 @@
 //! repetitions are not looked for). Proofs are on win, draw or loss, not on
 //! margins: a proven win may be won by more or fewer seeds.
 
-use crate::agents::mcts::leaf::end_margin;
-use crate::agents::mcts::node::{Node, Proof};
+use crate::agents::mcts::node::Proof;
 use crate::agents::mcts::Mcts;
-use crate::rules::Rules;
-use crate::side::Side;
-
-/// The proof of a terminal node for its mover.
-pub(super) fn terminal_proof(node: &Node, rules: &Rules) -> Proof {
-    Proof::of_margin(end_margin(&node.pos, rules)).seen_by(Side::South, node.mover)
-}
-
-/// The reward for its mover that a playout stopping at a proven node backs
-/// up: a draw is exactly ½ (margin 0); a win or loss of unknown margin is
-/// scored as the middle of its range of [`crate::agents::outcome_reward`].
-pub(super) fn proven_reward(proof: Proof) -> f64 {
-    match proof {
-        Proof::Win => 0.95,
-        Proof::Loss => 0.05,
-        Proof::Draw | Proof::Unknown => 0.5,
-    }
-}
 
 impl Mcts {
     /// Proves node `at` from its children if they allow it; returns whether it

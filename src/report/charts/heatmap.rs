@@ -10,7 +10,8 @@ use plotters::prelude::{
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, RGBColor, TextStyle};
 
-use crate::report::summary::{SettingSummary, Summary};
+use crate::report::setting_summary::SettingSummary;
+use crate::report::summary::Summary;
 use crate::stats::Scope;
 
 use super::text::{draw_title, title_height, unsigned, widest};

@@ -5,6 +5,8 @@
 //! `- ` lists, pipe tables with an alignment row, `![title](path)` images,
 //! and inline `code` and `**bold**`.
 
+use std::fmt::Write as _;
+
 /// A column's alignment, from the table's alignment row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
@@ -178,6 +180,38 @@ pub fn inline(text: &str) -> String {
             }
         }
     }
+    out
+}
+
+/// A sortable table; `cell` renders a body cell from its column and text.
+pub fn table_html(
+    header: &[String],
+    align: &[Align],
+    rows: &[Vec<String>],
+    cell: impl Fn(usize, &str) -> String,
+) -> String {
+    let class = |k: usize| match align.get(k) {
+        Some(Align::Right) => " class=\"num\"",
+        _ => "",
+    };
+    let mut out = String::from("<div class=\"table\"><table class=\"sortable\">\n<thead><tr>");
+    for (k, h) in header.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<th{}><button type=\"button\" title=\"sort by this column\">{}</button></th>",
+            class(k),
+            inline(h)
+        );
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for (k, text) in row.iter().enumerate() {
+            let _ = write!(out, "<td{}>{}</td>", class(k), cell(k, text));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table></div>\n");
     out
 }
 

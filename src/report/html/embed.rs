@@ -1,7 +1,12 @@
 //! The games the report page carries: the picks replayed through the engine
 //! from `moves.csv` until the page's budget is spent (games asked for by id
-//! are always carried), the table that links them, and what the viewer says
-//! of a game the page does not carry.
+//! are carried up to a far larger limit), the table that links them, and what
+//! the viewer says of a game the page does not carry.
+//!
+//! The budget is checked before a game is replayed or serialised, from its
+//! length and a lower bound on the bytes of a ply: a game of 1,999,999 plies
+//! was once replayed and serialised whole only to be left out, and the report
+//! took 2.75 GB (issue 39, item 4).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -11,14 +16,34 @@ use crate::tournament::{
 };
 
 use super::super::error::ReportError;
-use super::blocks::{escape, inline, Align};
+use super::blocks::{escape, inline, table_html, Align};
 use super::game_view::{GameLabels, GameView};
-use super::page::table_html;
 use super::pick::{GamePicker, Pick, Reason};
 use super::viewer::game_data;
 
 /// Bytes of game data the page carries at most, beyond the games asked for.
 pub const BUDGET: usize = 2_000_000;
+
+/// Bytes of game data that one game asked for by id may take at most: a page
+/// beyond that is more than a browser shows with ease, and the game is read
+/// better in text (`hoyito replay`).
+pub const ASKED_LIMIT: usize = 20 * BUDGET;
+
+/// The fewest bytes one ply takes in a game's JSON on 2x`holes`: its fields
+/// and the position after it, counted as if it were a move of one digit with
+/// no laps and no capture (`{"by":"S","mv":"1","who":"","cap":0,"xm":false,`
+/// `"ls":null,"laps":[],"to":{"b":[0,..],"t":"S","c":[0,0]}}`, and the comma
+/// after it); every real ply, a pass or a move with its laps, takes more.
+fn least_ply_bytes(holes: u8) -> usize {
+    const FIELDS: usize = 100;
+    // `2 x holes` counts of at least one digit, with a comma between two.
+    FIELDS + 4 * usize::from(holes) - 1
+}
+
+/// The fewest bytes a game of `plies` plies takes on 2x`holes`.
+fn least_game_bytes(plies: usize, holes: u8) -> usize {
+    plies.saturating_mul(least_ply_bytes(holes))
+}
 
 /// Where a run's games can be had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,21 +96,36 @@ impl Embedded {
         let mut picks = Vec::new();
         let mut views = Vec::new();
         for pick in picker.picks() {
+            let asked = pick.reasons.contains(&Reason::Asked);
+            let room = match asked {
+                true => ASKED_LIMIT,
+                false => BUDGET.saturating_sub(spent),
+            };
             let status = match (&schedule, source) {
-                (Some(schedule), Source::Moves) => match replay_pick(&moves, schedule, &pick)? {
-                    Ok(view) => {
-                        let size = view.to_json().len();
-                        let asked = pick.reasons.contains(&Reason::Asked);
-                        if asked || spent + size <= BUDGET {
-                            spent += size;
-                            views.push(view);
-                            Status::Embedded
-                        } else {
-                            Status::OverBudget
+                (Some(schedule), Source::Moves) => {
+                    match replay_pick(&moves, schedule, &pick, room)? {
+                        Replayed::View(view) => {
+                            let size = view.to_json().len();
+                            if asked || spent + size <= BUDGET {
+                                spent += size;
+                                views.push(view);
+                                Status::Embedded
+                            } else {
+                                Status::OverBudget
+                            }
                         }
+                        Replayed::TooLong { least } if asked => Status::Left(format!(
+                            "{} plies take at least {} MB, more than the {} MB a game asked \
+                             for may take; read it with `hoyito replay DIR {}`",
+                            pick.brief.plies,
+                            least.div_ceil(1_000_000),
+                            ASKED_LIMIT / 1_000_000,
+                            pick.brief.game_id
+                        )),
+                        Replayed::TooLong { .. } => Status::OverBudget,
+                        Replayed::Left(reason) => Status::Left(reason),
                     }
-                    Err(reason) => Status::Left(reason),
-                },
+                }
                 (_, Source::NoExperiment) => Status::Left("no experiment.toml".to_string()),
                 _ => Status::Left("no moves recorded".to_string()),
             };
@@ -241,27 +281,56 @@ impl Embedded {
     }
 }
 
-/// The view of one picked game, or why there is none; `Err` only when
-/// `moves.csv` cannot be read.
+/// What became of one picked game's replay.
+enum Replayed {
+    /// The game, replayed.
+    View(GameView),
+    /// Not replayed: its plies take at least `least` bytes, more than the room left.
+    TooLong {
+        /// The fewest bytes its data would take.
+        least: usize,
+    },
+    /// Not replayed, for the reason given.
+    Left(String),
+}
+
+/// The view of one picked game, or why there is none, if its data can fit
+/// in `room` bytes: its length is checked against that before its row is
+/// read (from `games.csv`) and again before it is replayed (from its moves);
+/// `Err` only when `moves.csv` cannot be read.
 fn replay_pick(
     moves: &Path,
     schedule: &Schedule,
     pick: &Pick,
-) -> Result<Result<GameView, String>, ReportError> {
+    room: usize,
+) -> Result<Replayed, ReportError> {
     let id = pick.brief.game_id;
     if id >= schedule.len() {
-        return Ok(Err("not in the experiment's schedule".to_string()));
+        return Ok(Replayed::Left(
+            "not in the experiment's schedule".to_string(),
+        ));
+    }
+    let holes = schedule.game(id).rules.holes;
+    let too_long = |plies: usize| {
+        let least = least_game_bytes(plies, holes);
+        (least > room).then_some(Replayed::TooLong { least })
+    };
+    if let Some(skip) = too_long(pick.brief.plies as usize) {
+        return Ok(skip);
     }
     let line = find_row_line(moves, id).map_err(|source| ReportError::Read {
         path: moves.to_path_buf(),
         source,
     })?;
     let Some(line) = line else {
-        return Ok(Err(format!("no row in {MOVES_FILE}")));
+        return Ok(Replayed::Left(format!("no row in {MOVES_FILE}")));
     };
     let mut row = MovesRow::default();
     if let Err(message) = row.parse_into(&line) {
-        return Ok(Err(format!("{MOVES_FILE}: {message}")));
+        return Ok(Replayed::Left(format!("{MOVES_FILE}: {message}")));
+    }
+    if let Some(skip) = too_long(row.moves.len()) {
+        return Ok(skip);
     }
     let scheduled = schedule.game(id);
     let opening = schedule.opening(&scheduled);
@@ -277,7 +346,87 @@ fn replay_pick(
         },
     };
     Ok(
-        GameView::replay(&labels, &scheduled.rules, &row.moves, pick.brief.ending)
-            .map_err(|err| err.to_string()),
+        match GameView::replay(&labels, &scheduled.rules, &row.moves, pick.brief.ending) {
+            Ok(view) => Replayed::View(view),
+            Err(err) => Replayed::Left(err.to_string()),
+        },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pick::Brief;
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::{Rules, Variant};
+    use rand::SeedableRng;
+
+    /// The budget is checked from a lower bound of a game's bytes: it must
+    /// never exceed what the game really takes, on any board.
+    #[test]
+    fn the_least_size_of_a_game_is_a_lower_bound() {
+        for holes in [2u32, 6, 16] {
+            for seed in 0..20 {
+                let rules = Rules::new(Variant::Ii).with_board(holes, 1).unwrap();
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut game = Game::new(rules);
+                while !game.is_over() {
+                    game.play_random(&mut rng);
+                }
+                let labels = GameLabels {
+                    game_id: 0,
+                    pair_id: 0,
+                    south: String::new(),
+                    north: String::new(),
+                    opening_plies: 0,
+                    opening: "random opening",
+                };
+                let ending = game.outcome().unwrap().ending;
+                let view = GameView::replay(&labels, &rules, game.moves(), ending).unwrap();
+                let least = least_game_bytes(game.moves().len(), rules.holes);
+                let size = view.to_json().len();
+                assert!(least <= size, "2x{holes} seed {seed}: {least} > {size}");
+            }
+        }
+    }
+
+    /// Regression (issue 39, item 4): a game of 1,999,999 plies (2x2, one
+    /// seed per hole, `repetitions = 1000000`) was replayed and serialised
+    /// whole before the budget was checked, and the report took 2.75 GB. It
+    /// is now left out from its length alone: its moves are not even read
+    /// (here there is no `moves.csv` to read, which would be an error).
+    #[test]
+    fn a_game_too_long_for_the_page_is_left_out_before_it_is_read() {
+        let experiment = Experiment::parse(
+            "name = \"long\"\nseed = 1\ngames = 2\n[rules]\nvariants = [\"ii\"]\n\
+             holes = [2]\nseeds = 1\n[tournament]\nformat = \"self-play\"\n\
+             agents = [\"greedy\"]\n",
+            "t.toml",
+        )
+        .unwrap();
+        let schedule = Schedule::new(&experiment);
+        let pick = |reason| Pick {
+            brief: Brief {
+                game_id: 0,
+                pair_id: 0,
+                setting: "ii 2x2 s1".to_string(),
+                south: "greedy".to_string(),
+                north: "greedy".to_string(),
+                winner: Winner::Draw,
+                scores: (0, 0),
+                plies: 1_999_999,
+                ending: crate::game::Ending::Repetition,
+            },
+            reasons: vec![reason],
+        };
+        let missing = Path::new("/nonexistent/moves.csv");
+        for (reason, room) in [(Reason::Longest, BUDGET), (Reason::Asked, ASKED_LIMIT)] {
+            match replay_pick(missing, &schedule, &pick(reason), room) {
+                Ok(Replayed::TooLong { least }) => assert!(least >= 200_000_000, "{least}"),
+                Ok(Replayed::View(_)) => panic!("replayed"),
+                Ok(Replayed::Left(why)) => panic!("left out for another reason: {why}"),
+                Err(err) => panic!("read moves.csv: {err}"),
+            }
+        }
+    }
 }

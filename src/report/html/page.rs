@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::assets::{page_head, page_tail};
-use super::blocks::{escape, inline, parse_blocks, Align, Block};
+use super::blocks::{escape, inline, parse_blocks, table_html, Block};
 use super::embed::Embedded;
 use super::viewer::viewer_section;
 
@@ -213,38 +213,6 @@ fn without_threads(toml: &str) -> String {
         out.push_str(line);
         out.push('\n');
     }
-    out
-}
-
-/// A sortable table; `cell` renders a body cell from its column and text.
-pub fn table_html(
-    header: &[String],
-    align: &[Align],
-    rows: &[Vec<String>],
-    cell: impl Fn(usize, &str) -> String,
-) -> String {
-    let class = |k: usize| match align.get(k) {
-        Some(Align::Right) => " class=\"num\"",
-        _ => "",
-    };
-    let mut out = String::from("<div class=\"table\"><table class=\"sortable\">\n<thead><tr>");
-    for (k, h) in header.iter().enumerate() {
-        let _ = write!(
-            out,
-            "<th{}><button type=\"button\" title=\"sort by this column\">{}</button></th>",
-            class(k),
-            inline(h)
-        );
-    }
-    out.push_str("</tr></thead>\n<tbody>\n");
-    for row in rows {
-        out.push_str("<tr>");
-        for (k, text) in row.iter().enumerate() {
-            let _ = write!(out, "<td{}>{}</td>", class(k), cell(k, text));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</tbody></table></div>\n");
     out
 }
 

@@ -97,6 +97,9 @@ impl Experiment {
                 ),
             );
         }
+        if let Some(message) = self.date.problem() {
+            problems.add("date", message);
+        }
         let rules_ok = self.rules.check(&mut problems);
         let names_ok = self.check_names(&mut problems);
         let tournament_ok = names_ok && {
@@ -126,12 +129,7 @@ impl Experiment {
                 problems.add(&format!("roster.{name}"), message);
             }
         }
-        let mut list = problems.list;
-        match list.len() {
-            0 => Ok(()),
-            1 => Err(list.remove(0)),
-            _ => Err(ConfigError::Several(list)),
-        }
+        ConfigError::all(problems.list)
     }
 
     /// `[adjudication]`: table options only with tables, and no adjudication
@@ -325,8 +323,12 @@ impl RulesConfig {
                 ),
             );
         }
-        if let Err(err) = self.stall().check_ends() {
-            problems.add("rules.no_capture_limit", err.to_string());
+        for err in self.stall().problems() {
+            let key = match err {
+                RulesError::Repetitions(_) => "rules.repetitions",
+                _ => "rules.no_capture_limit",
+            };
+            problems.add(key, err.to_string());
         }
         if let Some(message) = self.rounds_problem() {
             problems.add("rules.rounds", message);

@@ -59,7 +59,7 @@ fn errors_name_the_file_the_key_and_the_allowed_values() {
     );
     let e = error_of(&SMALL.replace("seed = 1", "seed = 1\nsede = 2"));
     assert!(
-        e.contains("unknown field `sede`") && e.contains("`seed`"),
+        e.contains("unknown key `sede` (line 4): did you mean `seed`?"),
         "{e}"
     );
     let e = error_of(&SMALL.replace("round-robin", "swiss"));
@@ -269,6 +269,7 @@ fn issue9_item20_the_documented_example_is_valid() {
         "seed",
         "games",
         "threads",
+        "date",
         "variants",
         "holes",
         "seeds",
@@ -292,4 +293,36 @@ fn issue9_item20_the_documented_example_is_valid() {
     ] {
         assert!(text.contains(key), "{key} is not documented");
     }
+}
+
+/// Issue 41, item 2: `--variant II` worked, `variants = ["II"]` did not.
+#[test]
+fn issue41_item2_variants_are_read_in_any_case() {
+    let e = Experiment::parse(&SMALL.replace("[\"ii\"]", "[\"II\", \"Iii\"]"), "x").unwrap();
+    assert_eq!(e.rules.variants, vec![Variant::Ii, Variant::Iii]);
+    assert!(e.to_toml().contains("variants = [\"ii\", \"iii\"]"));
+}
+
+/// Issue 41, item 8: the run's date is saved, checked and read back, but
+/// never tells two experiments apart.
+#[test]
+fn issue41_item8_the_date_is_saved_but_not_part_of_the_identity() {
+    let with = |date: &str| SMALL.replace("games = 3", &format!("games = 3\ndate = {date}"));
+    let e = Experiment::parse(SMALL, "x.toml").unwrap();
+    let dated = e.dated(None);
+    assert!(!dated.date.is_unknown());
+    assert_eq!(dated, e);
+    assert_eq!(dated.to_toml(), e.to_toml());
+    assert!(dated.to_saved_toml().contains("date = \""));
+    let back = Experiment::parse(&dated.to_saved_toml(), "saved").unwrap();
+    assert_eq!(back.date.0, dated.date.0);
+    let kept = Experiment::parse(&with("\"2024-02-29\""), "x").unwrap();
+    assert_eq!(e.dated(Some(&kept)).date.0.as_deref(), Some("2024-02-29"));
+    let unquoted = Experiment::parse(&with("2024-02-29"), "x").unwrap();
+    assert_eq!(unquoted.date.0.as_deref(), Some("2024-02-29"));
+    let err = error_of(&with("\"29/02/2024\""));
+    assert!(
+        err.starts_with("x.toml: key `date`: \"29/02/2024\" is not a date"),
+        "{err}"
+    );
 }

@@ -6,8 +6,9 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{io_error, RunDirError, Slice};
-use crate::tournament::safe_file::{create_new, is_symlink, open_existing_no_follow};
+use super::error::{io_error, RunDirError};
+use super::slice::Slice;
+use crate::records::safe_file::{create_new, is_symlink, open_existing_no_follow};
 
 /// A record file opened for resuming.
 pub(super) struct Records<'a> {

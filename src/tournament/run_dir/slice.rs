@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use super::{io_error, RunDirError, GAMES_FILE};
+use super::error::{io_error, RunDirError};
+use crate::records::run_files::GAMES_FILE;
 use crate::tournament::schedule::Schedule;
 use crate::tournament::shard::Shard;
 use crate::tournament::shard_manifest::{ShardManifest, SHARD_FILE};

@@ -1,5 +1,7 @@
 //! Unit tests of `run_dir`, kept beside it in their own file so that the module stays short.
 use super::*;
+use crate::tournament::csv_header;
+use crate::tournament::play::empty_row;
 
 /// An experiment that records no moves: `games.csv` alone.
 fn experiment(seed: u64) -> Experiment {

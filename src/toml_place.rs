@@ -63,7 +63,7 @@ impl TomlPlace {
 const SOURCE_CHARS: usize = 60;
 
 /// Line and column (both from 1, the column in characters) of byte `at`.
-fn line_column(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, at: usize) -> (usize, usize) {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;

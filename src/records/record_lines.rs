@@ -51,7 +51,7 @@ impl RecordLines {
         header: &str,
         not_header: &str,
     ) -> Result<RecordLines, RecordFileError> {
-        let file = crate::tournament::safe_file::open_regular(path).map_err(|cause| {
+        let file = crate::records::safe_file::open_regular(path).map_err(|cause| {
             RecordFileError::Read {
                 path: path.to_path_buf(),
                 cause,

@@ -104,6 +104,23 @@ pub fn write_atomic(tmp: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(tmp, path)
 }
 
+/// Refuses anything but a regular file (after symbolic links): reading a
+/// FIFO blocks until someone writes to it, and a device may never end. A
+/// directory gets the system's own error (`Is a directory`).
+pub fn check_regular_file(path: &Path) -> std::io::Result<()> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if kind.is_file() {
+        Ok(())
+    } else if kind.is_dir() {
+        Err(std::io::Error::from_raw_os_error(libc::EISDIR))
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO or device cannot be read)",
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

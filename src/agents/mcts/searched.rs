@@ -1,0 +1,27 @@
+//! The identity of the game a search tree was built for (rules, start
+//! position, moves), which tree reuse (`reuse`) checks before it carries a
+//! tree into the next move.
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// The game that the tree in memory was searched for.
+#[derive(Debug, Clone)]
+pub(super) struct Searched {
+    pub(super) rules: Rules,
+    pub(super) start: Position,
+    pub(super) moves: Vec<Move>,
+}
+
+impl Searched {
+    /// The game's identity now.
+    pub(super) fn of(game: &Game) -> Searched {
+        Searched {
+            rules: *game.rules(),
+            start: *game.start(),
+            moves: game.moves().to_vec(),
+        }
+    }
+}
