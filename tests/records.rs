@@ -480,7 +480,14 @@ fn exported_pgn_parses_back_to_the_rows_and_moves() {
     }
     // Without moves.csv the games are still there, without their moves.
     fs::remove_file(dir.join(MOVES_FILE)).unwrap();
+    // The file is there now: replacing it needs --force (issue 41, one
+    // overwrite rule), and the refusal leaves it whole.
+    let before = fs::read(&pgn).unwrap();
     let out = hoyito(&["export", s(&dir), "--pgn", s(&pgn)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--force"), "{err}");
+    assert_eq!(fs::read(&pgn).unwrap(), before);
+    let out = hoyito(&["export", s(&dir), "--pgn", s(&pgn), "--force"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("without their moves"));
     let games = parse_pgn(&fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), rows.len());

@@ -24,6 +24,9 @@ pub struct ExportArgs {
     /// The PGN file to write: one game per row of games.csv, South as White.
     #[arg(long)]
     pgn: PathBuf,
+    /// Replace an existing PGN file (as `book`, `tune` and `run` ask).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `hoyito export`.
@@ -32,6 +35,13 @@ pub fn export(args: ExportArgs) -> Result<()> {
         .pgn
         .file_name()
         .with_context(|| format!("{}: not a file name", args.pgn.display()))?;
+    // One overwrite rule for every command that writes a file the user names.
+    if args.pgn.exists() && !args.force {
+        anyhow::bail!(
+            "{} exists: choose another --pgn or pass --force to overwrite it",
+            args.pgn.display()
+        );
+    }
     let mut tmp_name = name.to_os_string();
     tmp_name.push(".tmp");
     let tmp = args.pgn.with_file_name(tmp_name);
