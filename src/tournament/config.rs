@@ -86,6 +86,17 @@ pub enum ConfigError {
 }
 
 impl ConfigError {
+    /// One error per unknown name of `file`.
+    fn unknowns(file: &str, unknown: Vec<Unknown>) -> Vec<ConfigError> {
+        unknown
+            .into_iter()
+            .map(|unknown| ConfigError::Unknown {
+                file: file.to_string(),
+                unknown: Box::new(unknown),
+            })
+            .collect()
+    }
+
     /// `Ok` when `list` is empty, else its one error or [`ConfigError::Several`].
     pub fn all(mut list: Vec<ConfigError>) -> Result<(), ConfigError> {
         match list.len() {
@@ -321,30 +332,20 @@ impl Experiment {
             ConfigError::Several(list) => list,
             other => vec![other],
         };
-        list.extend(
-            unknown_keys::unknown_agents(&names, &inline, &known)
-                .into_iter()
-                .map(|unknown| ConfigError::Unknown {
-                    file: file.clone(),
-                    unknown: Box::new(unknown),
-                }),
-        );
+        list.extend(ConfigError::unknowns(
+            &file,
+            unknown_keys::unknown_agents(&names, &inline, &known),
+        ));
         Err(ConfigError::all(list).expect_err("at least the error of `load`"))
     }
 
     /// Parses and checks experiment text; `file` names it in errors. Every
     /// unknown key and value is named at once, before the values are read.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
-        let unknown = unknown_keys::unknown_names(text);
-        ConfigError::all(
-            unknown
-                .into_iter()
-                .map(|unknown| ConfigError::Unknown {
-                    file: file.to_string(),
-                    unknown: Box::new(unknown),
-                })
-                .collect(),
-        )?;
+        ConfigError::all(ConfigError::unknowns(
+            file,
+            unknown_keys::unknown_names(text),
+        ))?;
         let mut experiment: Experiment =
             toml::from_str(text).map_err(|cause| ConfigError::Toml {
                 file: file.to_string(),
@@ -404,16 +405,10 @@ impl Experiment {
         let roster = load_roster().map_err(|err| invalid(err.to_string()))?;
         let inline: Vec<&str> = self.roster.keys().map(String::as_str).collect();
         let known: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
-        let unknown = unknown_keys::unknown_agents(agents, &inline, &known);
-        ConfigError::all(
-            unknown
-                .into_iter()
-                .map(|unknown| ConfigError::Unknown {
-                    file: file.to_string(),
-                    unknown: Box::new(unknown),
-                })
-                .collect(),
-        )?;
+        ConfigError::all(ConfigError::unknowns(
+            file,
+            unknown_keys::unknown_agents(agents, &inline, &known),
+        ))?;
         for name in agents {
             if !self.roster.contains_key(name) {
                 let named = roster.get(name).map_err(|err| invalid(err.to_string()))?;
