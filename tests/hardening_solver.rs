@@ -458,7 +458,7 @@ fn issue9_item19_flags_are_consistent() {
     }
     let err = error_of(&["solve", "--variant", "i", "--max-seeds", "2"]);
     assert!(err.contains("--holes"), "{err}");
-    let err = error_of(&["captures", "--variant", "i", "--seeds", "2"]);
+    let err = error_of(&["captures", "--variant", "i", "--layer", "2"]);
     assert!(err.contains("--holes"), "{err}");
     let err = error_of(&["perft", "-v", "i", "-p", position, "-d", "1"]);
     assert!(err.contains("'-v'"), "{err}");
@@ -470,7 +470,7 @@ fn issue9_item19_flags_are_consistent() {
     std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
 
-/// Same class as item 15: `captures --seeds` beyond what a board holds built
+/// Same class as item 15: `captures --layer` (once `--seeds`) beyond what a board holds built
 /// an index for it (and 2^32 seeds would allocate without bound).
 #[test]
 fn issue9_captures_refuses_an_impossible_layer_up_front() {
@@ -480,7 +480,7 @@ fn issue9_captures_refuses_an_impossible_layer_up_front() {
         "ii",
         "--holes",
         "3",
-        "--seeds",
+        "--layer",
         "4000000000",
     ]);
     assert!(

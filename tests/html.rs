@@ -249,7 +249,7 @@ fn carried_games_hold_the_engines_positions_and_are_linked() {
         }
     }
     assert!(html.contains(&format!("data-embedded=\"{}\"", games.len())));
-    assert!(html.contains("hoyito report DIR --games"));
+    assert!(html.contains("hoyito report DIR --game-ids"));
 }
 
 #[test]
@@ -263,16 +263,16 @@ fn games_asked_for_are_carried_and_bad_ids_are_refused() {
     let extra = (0..24)
         .find(|id| !before.contains(id))
         .expect("a game left out");
-    ok(&["report", &run, "--games", &extra.to_string()]);
+    ok(&["report", &run, "--game-ids", &extra.to_string()]);
     let after: Vec<u64> = games_in(&page(&run))
         .into_iter()
         .map(|(id, _)| id)
         .collect();
     assert!(after.contains(&extra), "game {extra} not carried");
     assert_eq!(after.len(), before.len() + 1);
-    let err = error(&["report", &run, "--games", "3,999"]);
+    let err = error(&["report", &run, "--game-ids", "3,999"]);
     assert!(err.contains("there is no game 999"), "{err}");
-    let err = error(&["report", &run, "--games", "3,x"]);
+    let err = error(&["report", &run, "--game-ids", "3,x"]);
     assert!(err.contains("\"x\""), "{err}");
 }
 

@@ -19,6 +19,7 @@ mod best;
 #[path = "charts/main.rs"]
 mod charts;
 mod cli;
+mod cli_flags;
 mod cli_newcomer;
 mod config_newcomer;
 mod external;
@@ -44,6 +45,7 @@ mod properties;
 mod records;
 #[path = "report/main.rs"]
 mod report;
+mod report_from_run;
 mod reports_readme;
 mod rounds;
 mod rules;

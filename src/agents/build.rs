@@ -57,6 +57,7 @@ impl AgentSpec {
             rave,
             grave_ref,
             reuse,
+            seed,
         } = *self
         else {
             return None;
@@ -80,7 +81,8 @@ impl AgentSpec {
                 rave: nonnegative(rave),
                 grave_ref,
                 reuse,
-            }),
+            })
+            .with_seed(seed),
         )
     }
 

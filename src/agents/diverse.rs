@@ -11,9 +11,12 @@
 //! With `margin = 0` only moves the search finds equally good are mixed, so
 //! play is not weakened by the search's own measure; the games of an
 //! experiment record `diverse_plies` and `diverse_margin` with the agent.
+//! With the agent's `seed` key the mixed moves are drawn from a stream of the
+//! game's generator of the agent's own, so that two seeds mix two ways.
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::AlphaBeta;
+use crate::agents::random::with_own_stream;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -26,14 +29,19 @@ pub struct Diverse {
     scorer: AlphaBeta,
     plies: u32,
     margin: i32,
+    /// The wrapped agent's `seed`: the mixed moves are drawn from a stream of
+    /// the game's generator of its own ([`with_own_stream`]).
+    seed: Option<u64>,
 }
 
 impl Diverse {
     /// `inner` mixed over the first `plies` plies among moves within
-    /// `margin` seeds of the best.
+    /// `margin` seeds of the best, drawn with `inner`'s `seed` where it has
+    /// one.
     pub fn new(inner: AlphaBeta, plies: u32, margin: u32) -> Diverse {
         Diverse {
             scorer: inner.clone(),
+            seed: inner.options().seed,
             inner,
             plies,
             margin: margin as i32,
@@ -83,7 +91,12 @@ impl Agent for Diverse {
             .filter(|&&(_, s)| s >= best - self.margin)
             .map(|&(m, _)| m)
             .collect();
-        near[rng.random_range(0..near.len())]
+        let pick = |rng: &mut AgentRng| rng.random_range(0..near.len());
+        let at = match self.seed {
+            None => pick(rng),
+            Some(seed) => with_own_stream(rng, seed, pick),
+        };
+        near[at]
     }
 
     fn new_game(&mut self, rules: &Rules) {
@@ -157,5 +170,30 @@ mod tests {
                 plain
             );
         }
+    }
+
+    #[test]
+    fn a_seed_mixes_another_way_reproducibly() {
+        let game = Game::new(Rules::new(crate::rules::Variant::Ii));
+        let picks = |seed: Option<u64>| -> Vec<Move> {
+            let inner = searcher(2).with_options(crate::agents::SearchOptions {
+                diverse_plies: 2,
+                diverse_margin: 255,
+                seed,
+                ..Default::default()
+            });
+            let mut agent = Diverse::new(inner, 2, 255);
+            (0..32)
+                .map(|g| agent.choose(&game, &mut AgentRng::seed_from_u64(g)))
+                .collect()
+        };
+        let mut plain = Diverse::new(searcher(2), 2, 255);
+        let unseeded: Vec<Move> = (0..32)
+            .map(|g| plain.choose(&game, &mut AgentRng::seed_from_u64(g)))
+            .collect();
+        assert_eq!(picks(None), unseeded);
+        assert_eq!(picks(Some(3)), picks(Some(3)));
+        assert_ne!(picks(Some(3)), picks(Some(4)));
+        assert_ne!(picks(Some(3)), unseeded);
     }
 }

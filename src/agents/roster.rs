@@ -170,6 +170,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 false,
                 "an integer from 0 to 255 seeds (with diverse_plies)",
             ),
+            (
+                "seed",
+                Type::Count,
+                false,
+                "an integer at least 0 (with diverse_plies: the agent's own random numbers)",
+            ),
         ],
         "mcts" => &[
             (
@@ -197,6 +203,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("rave", Type::Number, false, "a number at least 0"),
             ("grave_ref", Type::Count, false, "an integer at least 0"),
             ("reuse", Type::Flag, false, "true or false"),
+            (
+                "seed",
+                Type::Count,
+                false,
+                "an integer at least 0 (the agent's own random numbers)",
+            ),
         ],
         "tablebase" => &[
             ("max_seeds", Type::Count, true, "an integer from 0 to 120"),
@@ -436,12 +448,12 @@ mod tests {
                 "alphabeta",
                 "depth = 3\nnodes = 10\ntime_ms = 5\npvs = true\naspiration = 2\n\
                  killers = true\nhistory = true\nquiescence = 4\nreductions = 1\nmax_seeds = 8\ntables = \"t\"\n\
-                 tt_mb = 16\ntt_deep = true\ndiverse_plies = 4\ndiverse_margin = 2",
+                 tt_mb = 16\ntt_deep = true\ndiverse_plies = 4\ndiverse_margin = 2\nseed = 3",
             ),
             (
                 "mcts",
                 "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9\n\
-                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true",
+                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true\nseed = 4",
             ),
         ];
         for (kind, body) in full {

@@ -83,6 +83,11 @@ pub enum AgentSpec {
         /// Keep the searched tree between the moves of a game (default off).
         #[serde(default, skip_serializing_if = "is_default")]
         reuse: bool,
+        /// The agent's own stream of the game's generator: another seed,
+        /// other play, each reproducible (default: none, the game's stream;
+        /// see `random::with_own_stream`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
     },
     /// [`TablebaseAgent`](crate::agents::TablebaseAgent): perfect play within the tables.
     Tablebase {
@@ -372,6 +377,7 @@ impl fmt::Display for AgentSpec {
                 rave,
                 grave_ref,
                 reuse,
+                seed,
             } => {
                 write!(
                     f,
@@ -396,6 +402,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if reuse {
                     f.write_str(" reuse=true")?;
+                }
+                if let Some(seed) = seed {
+                    write!(f, " seed={seed}")?;
                 }
                 Ok(())
             }
@@ -443,6 +452,7 @@ mod tests {
             rave: 0.0,
             grave_ref: 0,
             reuse: false,
+            seed: None,
         };
         let measured = 100 << 20;
         let estimate = mcts(300_000).memory_per_instance(6);

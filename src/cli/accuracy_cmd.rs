@@ -33,7 +33,7 @@ pub struct AccuracyArgs {
     /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
-    /// Holes per row, 2 to 16 (required).
+    /// Holes per row (2 to 16).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Draw positions uniformly from the tables' positions with 2 to this many
@@ -62,8 +62,8 @@ pub struct AccuracyArgs {
     /// built and saved there. Without it the tables are built in memory.
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
-    /// Also write the table, a CSV, a JSON and a per-position CSV here.
-    #[arg(long, value_name = "DIR")]
+    /// Also write the table, a CSV, a JSON and a per-position CSV in this directory.
+    #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     #[command(flatten)]
     agents_dir: AgentsDirArg,

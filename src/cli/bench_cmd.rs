@@ -56,7 +56,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["games", "threads", "search", "solve_start"])]
     adjudication: Option<std::path::PathBuf>,
     /// Games of each measure of --adjudication.
-    #[arg(long, default_value_t = 8, requires = "adjudication")]
+    #[arg(
+        long,
+        value_name = "GAMES",
+        default_value_t = 8,
+        requires = "adjudication"
+    )]
     champion_games: u64,
 }
 

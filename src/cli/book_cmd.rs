@@ -34,7 +34,7 @@ pub struct BookArgs {
     /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
-    /// Holes per row.
+    /// Holes per row (2 to 16).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=16))]
     holes: u32,
     /// Seeds per hole at the start.
@@ -50,7 +50,7 @@ pub struct BookArgs {
     /// a roster name, KIND:KEY=VALUE,..., NAME:KEY=VALUE,... or PATH.toml.
     #[arg(long, value_name = "AGENT")]
     agent: String,
-    /// Keep positions whose evaluation for the side to move is within ±E seeds.
+    /// Keep positions whose evaluation for the side to move is within ±MAX_EVAL seeds.
     #[arg(long)]
     max_eval: u32,
     /// Seed of the random plies.
@@ -63,7 +63,7 @@ pub struct BookArgs {
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
     /// The book file to write.
-    #[arg(long)]
+    #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// Overwrite --out if it exists.
     #[arg(long)]

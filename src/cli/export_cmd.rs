@@ -22,7 +22,7 @@ pub struct ExportArgs {
     /// A results directory written by `hoyito run`.
     dir: PathBuf,
     /// The PGN file to write: one game per row of games.csv, South as White.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pgn: PathBuf,
     /// Replace an existing PGN file (as `book`, `tune` and `run` ask).
     #[arg(long)]

@@ -19,7 +19,7 @@ pub struct MergeArgs {
     /// The output directory: missing or empty (or see --force).
     out: PathBuf,
     /// The shard directories, every K of 0..N once, in any order (a shell glob will do).
-    #[arg(required = true)]
+    #[arg(required = true, value_name = "SHARD_DIR")]
     dirs: Vec<PathBuf>,
     /// Replace the results in a non-empty output directory (the directory is
     /// swapped whole for the merged one; files of your own in it are kept).

@@ -10,6 +10,8 @@ mod bench_cmd;
 mod best_cmd;
 mod book_cmd;
 mod export_cmd;
+mod interrupt;
+mod live;
 mod match_cmd;
 mod merge_cmd;
 mod play_cmd;
@@ -166,7 +168,7 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(err) if err.downcast_ref::<session::Interrupted>().is_some() => {
+        Err(err) if err.downcast_ref::<interrupt::Interrupted>().is_some() => {
             eprintln!("{err}");
             ExitCode::from(130)
         }

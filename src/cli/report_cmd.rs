@@ -22,13 +22,36 @@ pub struct ReportArgs {
     /// Game ids that `report.html` carries for its viewer, beside the ones it
     /// picks (comma-separated, e.g. `17,42`; ranges `100-110` too).
     #[arg(long, value_name = "LIST")]
+    game_ids: Option<String>,
+    /// The old spelling of `--game-ids`, refused as a usage error that names
+    /// it: `--games` is a number of games in `run`, `match`, `tune` and
+    /// `bench`, and one flag has one meaning.
+    #[arg(
+        long,
+        hide = true,
+        value_name = "LIST",
+        num_args = 0..=1,
+        default_missing_value = "",
+        value_parser = refuse_games
+    )]
     games: Option<String>,
+}
+
+/// The parser of the hidden `report --games`: always a usage error (exit 2)
+/// naming `--game-ids`.
+fn refuse_games(_: &str) -> Result<String, String> {
+    Err(
+        "`report --games` is now `--game-ids` (e.g. `hoyito report DIR --game-ids 17,42`): \
+         `--games` means a number of games in every other command"
+            .to_string(),
+    )
 }
 
 /// Reads `DIR/games.csv` and writes `summary.json`, `report.md`,
 /// `report.html` and `charts/`.
 pub fn report(args: ReportArgs) -> Result<()> {
-    let games = match &args.games {
+    debug_assert!(args.games.is_none(), "refused by its parser");
+    let games = match &args.game_ids {
         Some(list) => parse_game_list(list)?,
         None => Vec::new(),
     };
@@ -66,24 +89,24 @@ fn parse_game_list(list: &str) -> Result<Vec<u64>> {
             let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
             match digits.then(|| text.parse::<u64>().ok()).flatten() {
                 Some(id) => Ok(id),
-                None => bail!("--games: {item:?} is not a game id or a range like 100-110"),
+                None => bail!("--game-ids: {item:?} is not a game id or a range like 100-110"),
             }
         };
         match item.split_once('-') {
             Some((low, high)) => {
                 let (low, high) = (id(low)?, id(high)?);
                 if low > high {
-                    bail!("--games: the range {item:?} runs backwards");
+                    bail!("--game-ids: the range {item:?} runs backwards");
                 }
                 if high - low >= MAX_ASKED {
-                    bail!("--games: the range {item:?} holds more than {MAX_ASKED} games");
+                    bail!("--game-ids: the range {item:?} holds more than {MAX_ASKED} games");
                 }
                 ids.extend(low..=high);
             }
             None => ids.push(id(item)?),
         }
         if ids.len() as u64 > MAX_ASKED {
-            bail!("--games: more than {MAX_ASKED} games asked for");
+            bail!("--game-ids: more than {MAX_ASKED} games asked for");
         }
     }
     Ok(ids)

@@ -34,7 +34,8 @@ pub struct RunArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Play only shard K of N (0 <= K < N): disjoint slices of whole pairs,
-    /// joined by `hoyito merge` [default out: runs/NAME.shard-K-of-N].
+    /// joined by `hoyito merge` (then --out is runs/NAME.shard-K-of-N unless
+    /// given).
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     #[command(flatten)]

@@ -24,7 +24,7 @@ pub struct SolveArgs {
     /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
-    /// Holes per row, 2 to 16 (required).
+    /// Holes per row (2 to 16).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=16))]
     holes: u8,
     /// Build every layer from 0 up to this many seeds on the board (at most
@@ -49,10 +49,10 @@ pub struct SolveArgs {
     /// scratch files while it runs).
     #[arg(long, value_name = "DIR", requires = "start")]
     state: Option<PathBuf>,
-    /// With --start: the memory the solve may use, in MB (default: what is
-    /// free). A start known or found to need more is refused with an
-    /// estimate of its memory, disk and time; without --state, also with what
-    /// it would need out of core, with --state (mapped layers count as disk).
+    /// With --start: the memory the solve may use, in MB. A start known or
+    /// found to need more is refused with an estimate of its memory, disk and
+    /// time; without --state, also with what it would need out of core, with
+    /// --state (mapped layers count as disk) [default: what is free].
     #[arg(long, value_name = "MB", requires = "start")]
     memory: Option<u64>,
     /// With --start: prove bounds on the start's value by two depth-limited
@@ -139,12 +139,33 @@ pub struct CapturesArgs {
     /// Which Hoyito: i, ii or iii (ii unless given, in every command).
     #[arg(long, default_value = "ii")]
     variant: Variant,
-    /// Holes per row, 2 to 16 (required).
+    /// Holes per row (2 to 16).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=16))]
     holes: u8,
-    /// Seeds on the board.
-    #[arg(long, default_value_t = 8)]
-    seeds: u32,
+    /// The layer counted: seeds on the board.
+    #[arg(long, value_name = "SEEDS", default_value_t = 8)]
+    layer: u32,
+    /// The old spelling of `--layer`, refused as a usage error that names it:
+    /// `--seeds` is the seeds per hole of a start in every other command.
+    #[arg(
+        long,
+        hide = true,
+        num_args = 0..=1,
+        default_missing_value = "",
+        value_parser = refuse_seeds
+    )]
+    seeds: Option<u32>,
+}
+
+/// The parser of the hidden `captures --seeds`: always a usage error (exit 2)
+/// naming `--layer`.
+fn refuse_seeds(_: &str) -> Result<u32, String> {
+    Err(
+        "`captures --seeds` is now `--layer` (seeds on the board, e.g. \
+         `hoyito captures --holes 6 --layer 8`): `--seeds` means seeds per hole at the \
+         start in every other command"
+            .to_string(),
+    )
 }
 
 /// `hoyito solve`.
@@ -277,9 +298,10 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
 
 /// `hoyito captures`.
 pub fn captures(args: CapturesArgs) -> Result<()> {
-    let positions = check_layer(args.variant, args.holes, args.seeds)?;
+    debug_assert!(args.seeds.is_none(), "refused by its parser");
+    let positions = check_layer(args.variant, args.holes, args.layer)?;
     let bar = counting_bar(positions, "positions");
-    let share = capture_share(args.variant, args.holes, args.seeds, &|n| bar.inc(n))?;
+    let share = capture_share(args.variant, args.holes, args.layer, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let pct = |n: u64| 100.0 * n as f64 / share.positions as f64;
     println!("positions {}", share.positions);

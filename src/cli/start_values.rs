@@ -26,7 +26,7 @@ use serde_json::json;
 #[derive(Debug, Args)]
 pub struct StartValuesArgs {
     /// Output directory (created): start-values.json and charts/.
-    #[arg(long)]
+    #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// Variants, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "i,ii,iii")]
@@ -42,7 +42,11 @@ pub struct StartValuesArgs {
     #[arg(long, default_value_t = 100_000_000)]
     node_budget: u64,
     /// Exact start values to mark on the board-size chart.
-    #[arg(long, default_value = "reports/first-player/exact.json")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "reports/first-player/exact.json"
+    )]
     exact: PathBuf,
 }
 

@@ -45,7 +45,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     agents_dir: AgentsDirArg,
     /// The agent file to write.
-    #[arg(long)]
+    #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// Overwrite --out if it exists.
     #[arg(long)]

@@ -23,9 +23,8 @@ use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::solver::Tablebase;
+use crate::tournament::config::{Book, BookEntry, BookError};
 use crate::tournament::rng_from_seed;
-
-use super::book::{Book, BookEntry, BookError};
 
 /// The most plies an opening may have.
 pub const MAX_BOOK_PLIES: u32 = 200;

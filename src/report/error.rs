@@ -78,7 +78,7 @@ pub enum ReportError {
         /// The file or directory that held no games.
         path: PathBuf,
     },
-    /// A game asked for by id (`hoyito report --games`) has no row.
+    /// A game asked for by id (`hoyito report --game-ids`) has no row.
     #[error("{}: there is no game {game_id}", path.display())]
     NoSuchGame {
         /// `games.csv`.

@@ -20,6 +20,7 @@ mod markdown;
 mod openings_summary;
 mod rounds;
 mod rounds_md;
+mod run_tallies;
 mod setting_summary;
 mod sprt_summary;
 mod standings;
@@ -30,13 +31,12 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::metrics::BalanceTally;
-use crate::stats::{Sprt, SprtDecision, Tally};
+use crate::stats::{SprtDecision, Tally};
 use crate::tournament::{
     create_new, is_symlink, Experiment, RecordFileError, RowFiles, RowProblem, RunRows, Schedule,
-    SprtTracker, EXPERIMENT_FILE, GAMES_FILE,
+    EXPERIMENT_FILE, GAMES_FILE,
 };
-use html::{report_page, Embedded, GamePicker, PageInput};
+use html::{report_page, Embedded, PageInput};
 
 pub use balance::{balance_summary, write_balance, BalanceSummary, COMPARED_BOARDS};
 pub use caveats::{caveats, Caveat, OpeningCell, RepeatCell, StallCell, ThinCell, THIN_UNITS};
@@ -53,6 +53,7 @@ pub use rounds::{
     rounds_summary, LastSeeds, MatchPairing, RoundNumber, RoundsSetting, RoundsSummary,
 };
 pub use rounds_md::write_rounds;
+pub use run_tallies::RunTallies;
 pub use setting_summary::SettingSummary;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};
 pub use standings::{write_standings, SprtLine};
@@ -133,29 +134,14 @@ fn draw_report(
     replay: Replay,
 ) -> Result<ReportFiles, ReportError> {
     let experiment = run_experiment(dir)?;
-    let mut sprt = match experiment.as_ref().and_then(|e| e.sprt.map(|c| (e, c))) {
-        Some((e, config)) => {
-            let sprt = Sprt::new(config).map_err(|err| ReportError::Sprt {
-                message: err.to_string(),
-            })?;
-            Some((
-                SprtTracker::new(sprt, &e.tournament.agents[0]),
-                Schedule::new(e).len(),
-            ))
-        }
-        None => None,
-    };
-    let mut tally = Tally::new();
-    let mut picker = GamePicker::new(games);
+    let mut tallies = RunTallies::new(experiment.as_ref(), games)?;
     // In a run directory the rows are games 0, 1, 2, ... of the experiment's
     // schedule, one line each: a gap names the missing id, and each row is
     // checked (with its moves and measures) by `RunRows`.
-    let planned_games = experiment.as_ref().map(|e| Schedule::new(e).len());
     let mut next_id = 0u64;
     let mut files = RowFiles::present(dir);
     files.moves &= replay == Replay::Moves;
     let mut rows = RunRows::new(dir, experiment.as_ref(), files);
-    let mut balance = BalanceTally::new();
     // A problem of moves.csv or metrics.csv, or one that a replay found:
     // it replaces the error that stopped the reading.
     let mut failure: Option<RecordFileError> = None;
@@ -172,9 +158,8 @@ fn draw_report(
         }
         // The k-th row (from 0) is on line k + 2, after the header: a blank
         // line in a run directory is a gap, refused above.
-        match rows.check(row, next_id + 2) {
-            Ok(Some(measures)) => balance.add(row, &measures),
-            Ok(None) => {}
+        let measures = match rows.check(row, next_id + 2) {
+            Ok(measures) => measures,
             Err(err) => {
                 failure = Some(err);
                 return Err(RowProblem {
@@ -182,13 +167,9 @@ fn draw_report(
                     message: "refused".into(),
                 });
             }
-        }
+        };
         next_id += 1;
-        tally.add(row);
-        picker.add(row);
-        if let Some((tracker, _)) = sprt.as_mut() {
-            tracker.add(row);
-        }
+        tallies.add(row, measures.as_ref());
         Ok(())
     });
     if let Some(err) = failure {
@@ -196,6 +177,35 @@ fn draw_report(
     }
     read?;
     rows.finish().map_err(row_file_error)?;
+    finish_report(dir, experiment, agent_order, tallies)
+}
+
+/// The report of a run directory from counts its run kept while writing
+/// the rows ([`RunTallies::add`], every row with its measures): what
+/// [`write_report_from_csv`] draws, without reading the rows back.
+pub fn write_report_from_tallies(
+    dir: &Path,
+    tallies: RunTallies,
+) -> Result<ReportFiles, ReportError> {
+    let experiment = run_experiment(dir)?;
+    finish_report(dir, experiment, None, tallies)
+}
+
+/// Draws and writes the report from the counts of every row.
+fn finish_report(
+    dir: &Path,
+    experiment: Option<Experiment>,
+    agent_order: Option<&[String]>,
+    tallies: RunTallies,
+) -> Result<ReportFiles, ReportError> {
+    let RunTallies {
+        tally,
+        balance,
+        picker,
+        sprt,
+        ..
+    } = tallies;
+    let planned_games = experiment.as_ref().map(|e| Schedule::new(e).len());
     if tally.games() == 0 {
         return Err(ReportError::NoGames {
             path: dir.to_path_buf(),
@@ -223,10 +233,9 @@ fn draw_report(
         &dir.join(GAMES_FILE),
         experiment.as_ref().map(|e| e.rules.rounds),
     )?;
-    summary.balance = files
-        .metrics
-        .then(|| balance_summary(&balance))
-        .filter(|b| b.games > 0);
+    // Rows are counted with their measures only where `metrics.csv` holds
+    // them: no measures, no balance.
+    summary.balance = Some(balance_summary(&balance)).filter(|b| b.games > 0);
     mark_planned(&mut summary, planned_games);
     let staging = dir.join(STAGING);
     let write_error = |path: &Path| {

@@ -3,7 +3,7 @@
 //! replayed and exported from those records.
 
 pub mod adjudication;
-mod config;
+pub(crate) mod config;
 mod lineup;
 mod match_rounds;
 mod merge;

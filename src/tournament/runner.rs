@@ -30,7 +30,7 @@ use super::play::{empty_row, fill_row_hashed, play_measured, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::Schedule;
 use super::shard::GameIds;
-use crate::metrics::{push_metrics_row, MeasureRecorder};
+use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
 use crate::records::moves_hash::MovesHasher;
@@ -106,6 +106,9 @@ struct Chunk {
     metrics_ends: Vec<usize>,
     /// The rows themselves, when the watcher wants them.
     rows: Vec<GameRow>,
+    /// Their measures, when the watcher wants the rows and the run counts
+    /// measures.
+    measures: Vec<GameMeasures>,
     /// False when the interrupt flag cut the chunk short.
     complete: bool,
     times: BlockTimes,
@@ -158,9 +161,10 @@ pub trait Watch {
     }
 
     /// A game about to be written, in id order (only when
-    /// [`Watch::wants_rows`]). [`Flow::Stop`] writes this game and ends the
-    /// run after it: nothing later is written.
-    fn game(&mut self, _row: &GameRow) -> Flow {
+    /// [`Watch::wants_rows`]), with its measures when the run records them
+    /// (`metrics.csv`). [`Flow::Stop`] writes this game and ends the run
+    /// after it: nothing later is written.
+    fn game(&mut self, _row: &GameRow, _measures: Option<&GameMeasures>) -> Flow {
         Flow::Continue
     }
 
@@ -330,7 +334,8 @@ fn watch_chunk(watch: &mut impl Watch, chunk: &Chunk) -> Option<usize> {
     chunk
         .rows
         .iter()
-        .position(|row| watch.game(row) == Flow::Stop)
+        .enumerate()
+        .position(|(k, row)| watch.game(row, chunk.measures.get(k)) == Flow::Stop)
 }
 
 /// Whether the interrupt flag is set.
@@ -403,6 +408,7 @@ fn play_chunk(
         metrics: Vec::new(),
         metrics_ends: Vec::with_capacity(games),
         rows: Vec::new(),
+        measures: Vec::new(),
         complete: true,
         times: BlockTimes::default(),
     };
@@ -474,7 +480,11 @@ fn play_chunk(
         chunk.moves_ends.push(moves.len());
         if options.record_metrics {
             let winner = game.outcome().and_then(|o| o.winner);
-            push_metrics_row(&mut metrics, id, &recorder.finish(winner));
+            let measures = recorder.finish(winner);
+            push_metrics_row(&mut metrics, id, &measures);
+            if options.keep_rows {
+                chunk.measures.push(measures);
+            }
         }
         chunk.metrics_ends.push(metrics.len());
         if options.keep_rows {

@@ -85,6 +85,12 @@ pub struct SearchOptions {
     /// and still be chosen (0: only the moves tied with the best).
     #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]
     pub diverse_margin: u32,
+    /// With `diverse_plies`: the agent's own stream of the game's generator
+    /// for its mixed opening moves, so that another seed mixes otherwise,
+    /// each reproducibly (absent: the game's stream). The search itself draws
+    /// no random number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 /// The most opening plies `diverse_plies` may cover.
@@ -98,6 +104,7 @@ impl SearchOptions {
             tt_mb: None,
             diverse_plies: 0,
             diverse_margin: 0,
+            seed: None,
             ..self.clone()
         };
         enhancements != SearchOptions::default()
@@ -146,6 +153,12 @@ impl SearchOptions {
             return Err(format!(
                 "diverse_margin = {} needs diverse_plies = K > 0, the opening plies it covers",
                 self.diverse_margin
+            ));
+        }
+        if let (Some(seed), 0) = (self.seed, self.diverse_plies) {
+            return Err(format!(
+                "seed = {seed} needs diverse_plies = K > 0: alpha-beta draws random \
+                 numbers only to mix its opening moves"
             ));
         }
         if self.diverse_margin > 255 {
@@ -217,6 +230,9 @@ impl fmt::Display for SearchOptions {
                 self.diverse_plies, self.diverse_margin
             )?;
         }
+        if let Some(seed) = self.seed {
+            write!(f, " seed={seed}")?;
+        }
         Ok(())
     }
 }
@@ -242,6 +258,7 @@ mod tests {
             tt_deep: true,
             diverse_plies: 0,
             diverse_margin: 0,
+            seed: None,
         };
         assert!(on.any() && on.validate().is_ok());
         assert_eq!(

@@ -24,6 +24,7 @@ use rand::seq::SliceRandom;
 use crate::agent::{Agent, AgentRng};
 use crate::agents::evaluation::{limit_reached, StallTracker};
 use crate::agents::evaluator::Evaluator;
+use crate::agents::random::with_own_stream;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -126,6 +127,10 @@ pub struct Mcts {
     amaf: Vec<Amaf>,
     /// The game the tree was searched for (tree reuse only).
     searched: Option<Searched>,
+    /// The agent's `seed`: its random numbers come from a stream of the
+    /// game's generator of its own ([`with_own_stream`]); `None`, from the
+    /// game's stream itself.
+    seed: Option<u64>,
 }
 
 /// Bytes of one tree node (the run's memory check).
@@ -145,7 +150,16 @@ impl Mcts {
             amaf_at: Vec::new(),
             amaf: Vec::new(),
             searched: None,
+            seed: None,
         }
+    }
+
+    /// The same searcher drawing its random numbers (the children's order,
+    /// the rollouts) from stream `seed` of the game's generator; `None`
+    /// draws them from the game's stream, as a searcher without a seed.
+    pub fn with_seed(mut self, seed: Option<u64>) -> Mcts {
+        self.seed = seed;
+        self
     }
 
     /// The same searcher scoring capped rollouts with `evaluator`.
@@ -177,6 +191,14 @@ impl Mcts {
     /// # Panics
     /// If the game is over: there is no move to choose.
     pub fn search_info(&mut self, game: &Game, rng: &mut AgentRng) -> MctsInfo {
+        match self.seed {
+            None => self.search_with(game, rng),
+            Some(seed) => with_own_stream(rng, seed, |own| self.search_with(game, own)),
+        }
+    }
+
+    /// [`Mcts::search_info`] drawing from `rng` as it is.
+    fn search_with(&mut self, game: &Game, rng: &mut AgentRng) -> MctsInfo {
         let rules = *game.rules();
         let reused = self.options.reuse && self.reuse_tree(game);
         let kept = if reused { self.nodes.len() as u32 } else { 0 };
@@ -494,6 +516,24 @@ mod tests {
         assert_eq!(mcts.amaf_at.len(), mcts.nodes.len());
         let expanded = mcts.nodes.iter().filter(|n| n.expanded).count();
         assert_eq!(mcts.amaf.len(), expanded * 12);
+    }
+
+    /// A seed draws the search's random numbers from a stream of its own:
+    /// the same seed the same search, another seed another, and no seed the
+    /// game's stream as before.
+    #[test]
+    fn a_seed_gives_another_reproducible_search() {
+        let game = Game::new(Rules::new(Variant::Ii));
+        let search = |seed| {
+            let mut mcts = searcher(200, MctsOptions::default()).with_seed(seed);
+            mcts.search_info(&game, &mut AgentRng::seed_from_u64(5))
+        };
+        let plain = searcher(200, MctsOptions::default())
+            .search_info(&game, &mut AgentRng::seed_from_u64(5));
+        assert_eq!(search(None), plain);
+        assert_eq!(search(Some(3)), search(Some(3)));
+        assert_ne!(search(Some(3)), plain);
+        assert_ne!(search(Some(3)), search(Some(4)));
     }
 
     /// Proofs are held by sides: South's hole 2 makes a casa in hole 3, and

@@ -29,6 +29,7 @@ use plotters::prelude::{
     BitMapBackend, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontStyle, IntoDrawingArea,
     RGBColor, SVGBackend,
 };
+use rayon::prelude::*;
 
 use crate::metrics::Family;
 use crate::rules::Variant;
@@ -192,14 +193,11 @@ pub(crate) fn render_balance(
     dir: &Path,
     summary: &BalanceSummary,
 ) -> Result<Vec<(String, PathBuf)>, ReportError> {
-    let mut files = Vec::new();
-    for family in Family::ALL {
-        let figure = Figure::Balance(summary, family);
-        for path in render(dir, &figure)? {
-            files.push((figure.title(), path));
-        }
-    }
-    Ok(files)
+    let figures: Vec<Figure<'_>> = Family::ALL
+        .into_iter()
+        .map(|family| Figure::Balance(summary, family))
+        .collect();
+    render_each(dir, &figures)
 }
 
 /// Renders every chart that has something to show as PNG and SVG into
@@ -226,9 +224,23 @@ pub(crate) fn render_all(
     if ratings::has_data(summary) {
         figures.push(Figure::Ratings(summary));
     }
+    render_each(dir, &figures)
+}
+
+/// Renders `figures`, each on its own core where there are several (issue
+/// 37: the charts were the longest part of the end of a run of cheap
+/// games, with every core but one idle), returning (title, file name) of
+/// each file in the order of `figures`, PNG before SVG; the first error in
+/// that order, if any. A chart's bytes do not depend on the thread that
+/// draws it.
+fn render_each(dir: &Path, figures: &[Figure<'_>]) -> Result<Vec<(String, PathBuf)>, ReportError> {
+    let rendered: Vec<Result<[PathBuf; 2], ReportError>> = figures
+        .par_iter()
+        .map(|figure| render(dir, figure))
+        .collect();
     let mut files = Vec::new();
-    for figure in &figures {
-        for path in render(dir, figure)? {
+    for (figure, paths) in figures.iter().zip(rendered) {
+        for path in paths? {
             files.push((figure.title(), path));
         }
     }

@@ -170,7 +170,7 @@ impl Embedded {
         }
         out.push_str(&match self.source {
             Source::Moves => inline(
-                "To carry more, ask for them by id: `hoyito report DIR --games 17,42` \
+                "To carry more, ask for them by id: `hoyito report DIR --game-ids 17,42` \
                  (DIR being this page's directory). Every game id below opens the viewer.",
             ),
             Source::NoMoves => inline(
@@ -258,7 +258,7 @@ impl Embedded {
         let missing = match self.source {
             Source::Moves => format!(
                 "Game {{id}} is not carried by this page, which holds {} of the run's {} games to \
-                 stay small. Add it with: hoyito report DIR --games {{id}} (DIR being this \
+                 stay small. Add it with: hoyito report DIR --game-ids {{id}} (DIR being this \
                  page's directory), or read it in text with: hoyito replay DIR {{id}}",
                 self.views.len(),
                 self.games

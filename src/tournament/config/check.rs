@@ -11,8 +11,12 @@ use std::collections::BTreeSet;
 use crate::agents::Roster;
 use crate::rules::{check_board, max_seeds_per_hole, RulesError, Variant};
 use crate::stats::{Sprt, SprtConfig};
+use crate::tournament::adjudication::TableResults;
 
-use super::{ConfigError, Experiment, Format, RulesConfig, TournamentConfig};
+use super::error::ConfigError;
+use super::experiment::Experiment;
+use super::rules_config::RulesConfig;
+use super::tournament_config::{Format, TournamentConfig};
 
 /// The most games one experiment may play in all: 2^53, the largest count
 /// that a TOML integer, a JSON number and an `f64` all hold exactly (so that
@@ -110,7 +114,7 @@ impl Experiment {
         self.check_games(tournament_ok, &mut problems);
         if rules_ok {
             let invalid = |key: &str, message| problems.invalid(key, message);
-            let result = self.openings.check(self, &invalid);
+            let result = self.openings.check(&self.rules, &invalid);
             problems.note(result);
         }
         if let (Some(config), true) = (self.sprt, rules_ok && tournament_ok) {
@@ -144,7 +148,7 @@ impl Experiment {
                     format!("{seeds}: no tables to use; give `tablebase = \"DIR\"` too"),
                 );
             }
-            if a.tablebase_results != crate::tournament::TableResults::All {
+            if a.tablebase_results != TableResults::All {
                 problems.add(
                     "adjudication.tablebase_results",
                     "\"decided\": no tables to use; give `tablebase = \"DIR\"` too".into(),

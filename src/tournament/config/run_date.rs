@@ -13,8 +13,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::Experiment;
-
 /// The day an experiment's games were played, `YYYY-MM-DD`, if known.
 /// Equal to every other `RunDate`: the date is not part of an experiment's
 /// identity.
@@ -98,21 +96,6 @@ impl RunDate {
 impl fmt::Display for RunDate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0.as_deref().unwrap_or("unknown"))
-    }
-}
-
-impl Experiment {
-    /// The experiment as a run directory saves it: with its own date, else
-    /// the date of `kept` (the directory's earlier save), else today's.
-    pub fn dated(&self, kept: Option<&Experiment>) -> Experiment {
-        let mut dated = self.clone();
-        if dated.date.is_unknown() {
-            dated.date = kept
-                .map(|k| k.date.clone())
-                .filter(|d| !d.is_unknown())
-                .unwrap_or_else(RunDate::today);
-        }
-        dated
     }
 }
 

@@ -179,7 +179,7 @@ impl Book {
             cause,
         };
         // A FIFO would block the read forever: only regular files are books.
-        crate::tournament::check_regular_file(path).map_err(io)?;
+        crate::records::safe_file::check_regular_file(path).map_err(io)?;
         let text = std::fs::read_to_string(path).map_err(io)?;
         Book::parse(&text, &file)
     }

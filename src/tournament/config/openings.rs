@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::moves::Move;
 use crate::rules::{Rules, Variant};
-use crate::tournament::{ConfigError, Experiment};
 
 use super::book::{read_entries, Book, BookEntry, BookError};
+use super::error::ConfigError;
+use super::rules_config::RulesConfig;
 
 /// Random plies when `[openings]` does not say: the smallest K of {0, 2, 4, 6,
 /// 8} with under 1% repeated games for deterministic pairings on every board
@@ -151,12 +152,12 @@ impl Openings {
         }
     }
 
-    /// Checks the books against the experiment's settings: each names a variant
-    /// and board played with the experiment's seeds, at most one per setting,
-    /// and every entry replays under the setting's rules.
+    /// Checks the books against the experiment's `[rules]`: each names a
+    /// variant and board played with the experiment's seeds, at most one per
+    /// setting, and every entry replays under the setting's rules.
     pub(crate) fn check(
         &self,
-        experiment: &Experiment,
+        rules: &RulesConfig,
         invalid: &dyn Fn(&str, String) -> ConfigError,
     ) -> Result<(), ConfigError> {
         if self.book.is_some() && !self.books.is_empty() {
@@ -183,7 +184,6 @@ impl Openings {
                     format!("book {} is not listed in {key}", book.file),
                 ));
             }
-            let rules = &experiment.rules;
             let played = rules.variants.contains(&book.variant)
                 && rules.holes.contains(&book.holes)
                 && rules.seeds == book.seeds;
@@ -217,8 +217,8 @@ impl Openings {
                     ),
                 ));
             }
-            let rules = experiment.rules_for(book.variant, book.holes as u8);
-            book.read(&rules)
+            let board = rules.rules_for(book.variant, book.holes as u8);
+            book.read(&board)
                 .map_err(|err| invalid("openings.inline", err.to_string()))?;
         }
         Ok(())

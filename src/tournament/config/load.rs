@@ -1,0 +1,155 @@
+//! Reading an experiment: from a file or text to a checked [`Experiment`],
+//! and its agents' specs from the roster.
+//!
+//! A config is checked as a whole before anything is written, so that a typo
+//! stops a run at once with a message naming the file, the key and the
+//! allowed values instead of producing a directory of games nobody asked
+//! for: every unknown name first (`unknown_keys`), then the values (serde),
+//! the books (`openings`), and the whole (`check`). The same type, resolved
+//! (games rounded up to pairs, command-line overrides applied), is saved as
+//! `experiment.toml` beside the results: it is how a rerun recognises its own
+//! directory and how `hoyito replay` rebuilds a game.
+
+use std::path::Path;
+
+use super::error::ConfigError;
+use super::experiment::Experiment;
+use super::unknown_keys;
+use crate::agents::{Roster, RosterError};
+use crate::records::safe_file::check_regular_file;
+use crate::toml_place::TomlPlace;
+
+/// The built-in default experiment (also `configs/default.toml`).
+pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
+
+/// The name under which errors refer to [`DEFAULT_CONFIG`].
+pub const DEFAULT_CONFIG_NAME: &str = "built-in default experiment (configs/default.toml)";
+
+impl Experiment {
+    /// Reads and checks an experiment file.
+    pub fn load(path: &Path) -> Result<Experiment, ConfigError> {
+        let file = path.display().to_string();
+        let read = |cause| ConfigError::Read {
+            file: file.clone(),
+            cause,
+        };
+        // A FIFO or a device would block or never end: only plain files are read.
+        check_regular_file(path).map_err(read)?;
+        let text = std::fs::read_to_string(path).map_err(read)?;
+        Experiment::parse(&text, &file)
+    }
+
+    /// Reads and checks an experiment file as [`Experiment::load`] does, and
+    /// when it has unknown keys or values, also names its unknown agents
+    /// (against `load_roster` and its `[roster.NAME]` tables), so that every
+    /// unknown name is in the one error. A roster that cannot be loaded adds
+    /// nothing: [`Experiment::resolve_agents`] reports it.
+    pub fn load_naming_agents(
+        path: &Path,
+        load_roster: impl FnOnce() -> Result<Roster, RosterError>,
+    ) -> Result<Experiment, ConfigError> {
+        let err = match Experiment::load(path) {
+            Ok(experiment) => return Ok(experiment),
+            Err(err) => err,
+        };
+        let has_unknown = |e: &ConfigError| matches!(e, ConfigError::Unknown { .. });
+        let unknown = match &err {
+            ConfigError::Several(list) => list.iter().any(has_unknown),
+            other => has_unknown(other),
+        };
+        // Only a file that was read and held unknown names is read again
+        // (never a FIFO or a device: `load` refused those before reading).
+        if !unknown || check_regular_file(path).is_err() {
+            return Err(err);
+        }
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let Ok(table) = text.parse::<toml::Table>() else {
+            return Err(err);
+        };
+        let Ok(roster) = load_roster() else {
+            return Err(err);
+        };
+        let tournament = table.get("tournament").and_then(toml::Value::as_table);
+        let names: Vec<String> = tournament
+            .and_then(|t| t.get("agents"))
+            .and_then(toml::Value::as_array)
+            .map(|list| {
+                let names = list.iter().filter_map(toml::Value::as_str);
+                names.map(str::to_string).collect()
+            })
+            .unwrap_or_default();
+        let inline: Vec<&str> = table
+            .get("roster")
+            .and_then(toml::Value::as_table)
+            .map(|t| t.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let known: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
+        let mut list = match err {
+            ConfigError::Several(list) => list,
+            other => vec![other],
+        };
+        list.extend(ConfigError::unknowns(
+            &file,
+            unknown_keys::unknown_agents(&names, &inline, &known),
+        ));
+        Err(ConfigError::all(list).expect_err("at least the error of `load`"))
+    }
+
+    /// Parses and checks experiment text; `file` names it in errors. Every
+    /// unknown key and value is named at once, before the values are read.
+    pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        ConfigError::all(ConfigError::unknowns(
+            file,
+            unknown_keys::unknown_names(text),
+        ))?;
+        let mut experiment: Experiment =
+            toml::from_str(text).map_err(|cause| ConfigError::Toml {
+                file: file.to_string(),
+                place: TomlPlace::of(text, &cause),
+            })?;
+        experiment.openings.load_books(file)?;
+        experiment.check(file)?;
+        Ok(experiment)
+    }
+
+    /// The built-in default experiment.
+    pub fn default_experiment() -> Experiment {
+        Experiment::parse(DEFAULT_CONFIG, DEFAULT_CONFIG_NAME)
+            .expect("configs/default.toml is checked by the tests")
+    }
+
+    /// Gives every agent of the tournament its spec in `roster`: those written
+    /// in the experiment stay, the others come from `load_roster` (the agents
+    /// directory, read only if needed); specs of agents not playing are dropped.
+    pub fn resolve_agents(
+        &mut self,
+        file: &str,
+        load_roster: impl FnOnce() -> Result<Roster, RosterError>,
+    ) -> Result<(), ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid {
+            file: file.to_string(),
+            key: "tournament.agents".to_string(),
+            message,
+        };
+        let agents = &self.tournament.agents;
+        self.roster.retain(|name, _| agents.contains(name));
+        if agents.iter().all(|name| self.roster.contains_key(name)) {
+            return Ok(());
+        }
+        let roster = load_roster().map_err(|err| invalid(err.to_string()))?;
+        let inline: Vec<&str> = self.roster.keys().map(String::as_str).collect();
+        let known: Vec<&str> = roster.agents().iter().map(|a| a.name.as_str()).collect();
+        ConfigError::all(ConfigError::unknowns(
+            file,
+            unknown_keys::unknown_agents(agents, &inline, &known),
+        ))?;
+        for name in agents {
+            if !self.roster.contains_key(name) {
+                let named = roster.get(name).map_err(|err| invalid(err.to_string()))?;
+                self.roster.insert(name.clone(), named.spec.clone());
+            }
+        }
+        Ok(())
+    }
+}
