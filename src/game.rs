@@ -323,6 +323,38 @@ impl Game {
         Ok(effect)
     }
 
+    /// Plays `mv`, a legal move whose result the caller has already
+    /// computed: `next` and `effect` must be what
+    /// [`Position::play_unchecked`] (or [`Position::for_each_child`]) gives
+    /// for `mv` in the current position. Keeps every record that
+    /// [`Game::play`] keeps (the moves, the positions since the last
+    /// capture, the stall rules, the result, [`Game::last_effect`] and
+    /// [`Game::last_sowable`]) without checking or sowing the move again:
+    /// for callers that simulated the legal moves anyway (a batch of games
+    /// that returns a legal-action mask after every ply, a search over the
+    /// children). That `next` and `effect` are the move's is checked in
+    /// debug builds only; passing others makes a game that the rules did
+    /// not play.
+    ///
+    /// # Panics
+    /// If the game is over.
+    pub fn play_child(&mut self, mv: Move, next: Position, effect: MoveEffect) {
+        assert!(!self.is_over(), "play_child on a finished game");
+        debug_assert!(
+            self.legal_moves().contains(&mv),
+            "play_child: {mv} is not legal in {}",
+            self.position
+        );
+        debug_assert_eq!(
+            self.position.play_unchecked(&self.rules, mv),
+            Some((next, effect)),
+            "play_child: not the result of {mv} in {}",
+            self.position
+        );
+        self.last_sowable = self.position.nonempty_mask().count_ones();
+        self.advance(mv, next, effect);
+    }
+
     /// Plays a uniformly random legal move with `rng` and returns it. Simulates
     /// the non-empty holes in random order and plays the first that ends, which is
     /// uniform over the legal moves.
@@ -417,4 +449,46 @@ pub fn stalled_scores(pos: &Position, leftover: Leftover) -> BySide<u8> {
         }
     }
     scores
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::rules::Variant;
+
+    /// A game played by `play_child` with the children of
+    /// `Position::for_each_child` is the game `play` makes: moves, positions,
+    /// effects, records and results, stall endings included (short stall
+    /// limits make them common).
+    #[test]
+    fn play_child_keeps_the_game_that_play_keeps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(40);
+        for variant in [Variant::I, Variant::Ii, Variant::Iii] {
+            for holes in [3, 6, 12] {
+                let mut rules = Rules::new(variant).with_board(holes, 4).unwrap();
+                rules.stall.no_capture_limit = 30;
+                for _ in 0..100 {
+                    let mut played = Game::new(rules);
+                    let mut child = Game::new(rules);
+                    while !played.is_over() {
+                        let mut children = Vec::new();
+                        child.position().for_each_child(&rules, |mv, next, effect| {
+                            children.push((mv, next, effect))
+                        });
+                        let (mv, next, effect) = children[rng.random_range(0..children.len())];
+                        assert_eq!(played.play(mv), Ok(effect));
+                        child.play_child(mv, next, effect);
+                        assert_eq!(child.position(), played.position());
+                        assert_eq!(child.moves(), played.moves());
+                        assert_eq!(child.outcome(), played.outcome());
+                        assert_eq!(child.last_effect(), played.last_effect());
+                        assert_eq!(child.last_sowable(), played.last_sowable());
+                    }
+                }
+            }
+        }
+    }
 }

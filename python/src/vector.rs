@@ -11,22 +11,23 @@
 //! slot's index, so a batch replays the same whatever the thread count.
 
 use hoyito::tournament::{game_seed, rng_from_seed};
-use hoyito::{Game, Move, MoveList, Rules};
+use hoyito::{Game, Move, Rules};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::observe::{legal_moves, observation_len, write_mask, write_observation};
-use crate::rules::{move_of_number, rules};
+use crate::observe::{legal_actions, observation_len, write_action_mask, write_observation};
+use crate::rules::{move_number, rules};
 
-/// One game of the batch.
+/// One game of the batch: the engine's game and its legal actions as bits
+/// (bit 0 the pass, bit `k` the hole `k`), kept for the mask and to check
+/// the next action.
 #[derive(Clone)]
 struct Slot {
     game: Game,
-    legal: MoveList,
-    rng: ChaCha8Rng,
+    legal: u32,
 }
 
 /// The settings shared by every slot.
@@ -38,91 +39,192 @@ struct Setup {
 }
 
 impl Slot {
-    fn new(setup: &Setup, seed: u64, index: u64) -> Slot {
+    fn new(setup: &Setup, rng: &mut ChaCha8Rng) -> Slot {
         let mut slot = Slot {
             game: Game::new(setup.rules),
-            legal: MoveList::new(),
-            rng: rng_from_seed(game_seed(seed, index)),
+            legal: 0,
         };
-        slot.reset(setup);
+        slot.reset(setup, rng);
         slot
     }
 
-    /// A new game after `opening_plies` uniformly random plies (again if the
-    /// opening ends the game).
-    fn reset(&mut self, setup: &Setup) {
+    /// A new game after `opening_plies` uniformly random plies drawn with
+    /// `rng` (again if the opening ends the game).
+    fn reset(&mut self, setup: &Setup, rng: &mut ChaCha8Rng) {
         loop {
             self.game = Game::new(setup.rules);
             for _ in 0..setup.opening_plies {
                 if self.game.is_over() {
                     break;
                 }
-                self.game.play_random(&mut self.rng);
+                self.game.play_random(rng);
             }
             if !self.game.is_over() {
                 break;
             }
         }
-        self.legal = legal_moves(self.game.position(), &setup.rules);
+        self.legal = legal_actions(self.game.position(), &setup.rules);
     }
 }
 
-/// What one step did to one game.
-#[derive(Clone, Copy, Default)]
-struct Stepped {
-    rewards: [f32; 2],
-    terminated: bool,
-    truncated: bool,
-    final_captures: [u8; 2],
+/// The move of a legal action number.
+#[inline]
+fn move_of_action(action: u32) -> Move {
+    match action {
+        0 => Move::Pass,
+        k => Move::Sow((k - 1) as u8),
+    }
 }
 
-/// Plays `action` in `slot` and resets a finished game.
-fn step_slot(slot: &mut Slot, setup: &Setup, action: i64) -> Result<Stepped, String> {
-    let mv = u8::try_from(action)
-        .ok()
-        .and_then(move_of_number)
-        .filter(|mv| slot.legal.contains(mv))
-        .ok_or_else(|| {
-            let legal: Vec<String> = slot
-                .legal
-                .iter()
-                .map(|m| action_of(*m).to_string())
-                .collect();
-            format!(
-                "action {action} is not legal in {}: legal actions are {}",
-                slot.game.position(),
-                legal.join(", ")
-            )
-        })?;
-    slot.game.play(mv).map_err(|err| err.to_string())?;
-    let mut out = Stepped::default();
-    if let Some(outcome) = slot.game.outcome() {
-        if let Some(winner) = outcome.winner {
-            out.rewards[winner.index()] = 1.0;
-            out.rewards[winner.opponent().index()] = -1.0;
+/// Whether `action` is legal in `slot`, else the error naming the legal ones.
+fn check_action(slot: &Slot, action: i64) -> Result<(), String> {
+    if (0..32).contains(&action) && slot.legal >> action & 1 == 1 {
+        return Ok(());
+    }
+    let legal: Vec<String> = (0..32u32)
+        .filter(|k| slot.legal >> k & 1 == 1)
+        .map(|k| move_number(move_of_action(k)).to_string())
+        .collect();
+    Err(format!(
+        "action {action} is not legal in {}: legal actions are {}",
+        slot.game.position(),
+        legal.join(", ")
+    ))
+}
+
+/// The rows of a step's arrays for a run of consecutive games, written in
+/// place: observations (`w` a game), masks (`m` a game), rewards and final
+/// captures (2 a game), flags.
+struct Rows<'a> {
+    w: usize,
+    m: usize,
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    finals: &'a mut [u8],
+}
+
+impl<'a> Rows<'a> {
+    /// The first `k` games' rows and the others'.
+    fn split_at(self, k: usize) -> (Rows<'a>, Rows<'a>) {
+        let (w, m) = (self.w, self.m);
+        let (o1, o2) = self.obs.split_at_mut(k * w);
+        let (m1, m2) = self.mask.split_at_mut(k * m);
+        let (r1, r2) = self.rewards.split_at_mut(2 * k);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (f1, f2) = self.finals.split_at_mut(2 * k);
+        (
+            Rows {
+                w,
+                m,
+                obs: o1,
+                mask: m1,
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                finals: f1,
+            },
+            Rows {
+                w,
+                m,
+                obs: o2,
+                mask: m2,
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                finals: f2,
+            },
+        )
+    }
+}
+
+/// Steps a run of games with their actions (all checked legal) and writes
+/// their rows: the engine plays each chosen move once, as a child of the
+/// position ([`Game::play_child`]), and a finished game is reset at once.
+fn step_run(
+    slots: &mut [Slot],
+    rngs: &mut [ChaCha8Rng],
+    actions: &[i64],
+    setup: &Setup,
+    rows: Rows<'_>,
+) {
+    let rules = &setup.rules;
+    let Rows {
+        w,
+        m,
+        obs,
+        mask,
+        rewards,
+        terminated,
+        truncated,
+        finals,
+    } = rows;
+    for (i, (slot, rng)) in slots.iter_mut().zip(rngs.iter_mut()).enumerate() {
+        let mv = move_of_action(actions[i] as u32);
+        let (next, effect) = slot
+            .game
+            .position()
+            .play_unchecked(rules, mv)
+            .expect("a legal move ends");
+        slot.game.play_child(mv, next, effect);
+        let (mut reward, mut term, mut trunc, mut fin) = ([0.0f32; 2], false, false, [0u8; 2]);
+        if let Some(outcome) = slot.game.outcome() {
+            if let Some(winner) = outcome.winner {
+                reward[winner.index()] = 1.0;
+                reward[winner.opponent().index()] = -1.0;
+            }
+            fin = [outcome.scores.south, outcome.scores.north];
+            term = true;
+        } else if setup.max_plies > 0 && slot.game.plies() >= setup.max_plies {
+            let captures = slot.game.position().captures();
+            fin = [captures.south, captures.north];
+            trunc = true;
         }
-        out.final_captures = [outcome.scores.south, outcome.scores.north];
-        out.terminated = true;
-    } else if setup.max_plies > 0 && slot.game.plies() >= setup.max_plies {
-        let captures = slot.game.position().captures();
-        out.final_captures = [captures.south, captures.north];
-        out.truncated = true;
+        if term || trunc {
+            slot.reset(setup, rng);
+        } else {
+            slot.legal = legal_actions(slot.game.position(), rules);
+        }
+        write_observation(slot.game.position(), &mut obs[i * w..(i + 1) * w]);
+        write_action_mask(slot.legal, &mut mask[i * m..(i + 1) * m]);
+        rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
+        finals[2 * i..2 * i + 2].copy_from_slice(&fin);
+        terminated[i] = term;
+        truncated[i] = trunc;
     }
-    if out.terminated || out.truncated {
-        slot.reset(setup);
-    } else {
-        slot.legal = legal_moves(slot.game.position(), &setup.rules);
-    }
-    Ok(out)
 }
 
-fn action_of(mv: Move) -> u8 {
-    crate::rules::move_number(mv)
+/// As [`step_run`], split into runs of at least `min` games stepped on
+/// the current rayon pool.
+fn step_parallel(
+    slots: &mut [Slot],
+    rngs: &mut [ChaCha8Rng],
+    actions: &[i64],
+    setup: &Setup,
+    rows: Rows<'_>,
+    min: usize,
+) {
+    let n = slots.len();
+    if n < 2 * min {
+        return step_run(slots, rngs, actions, setup, rows);
+    }
+    let k = n / 2;
+    let (s1, s2) = slots.split_at_mut(k);
+    let (g1, g2) = rngs.split_at_mut(k);
+    let (a1, a2) = actions.split_at(k);
+    let (r1, r2) = rows.split_at(k);
+    rayon::join(
+        || step_parallel(s1, g1, a1, setup, r1, min),
+        || step_parallel(s2, g2, a2, setup, r2, min),
+    );
 }
 
 fn write_slot(slot: &Slot, obs: &mut [f32], mask: &mut [bool]) {
     write_observation(slot.game.position(), obs);
-    write_mask(&slot.legal, mask);
+    write_action_mask(slot.legal, mask);
 }
 
 /// `n` games stepped together.
@@ -131,9 +233,13 @@ pub struct PyVectorGame {
     setup: Setup,
     seed: u64,
     slots: Vec<Slot>,
+    /// Each slot's generator of openings, apart from the slots: only a
+    /// reset reads it.
+    rngs: Vec<ChaCha8Rng>,
     /// Games asked for.
     requested: usize,
-    /// The final captures of the games that ended at the last step.
+    /// The final captures of the games that ended at the last step (South,
+    /// North; zeros elsewhere), or empty before the first step.
     last_final: Vec<u8>,
     pool: Option<rayon::ThreadPool>,
 }
@@ -145,12 +251,15 @@ impl PyVectorGame {
         self.setup.rules.holes as usize
     }
 
-    fn run<R: Send>(&mut self, f: impl FnOnce(&mut [Slot], &Setup) -> R + Send) -> R {
+    fn run<R: Send>(
+        &mut self,
+        f: impl FnOnce(&mut [Slot], &mut [ChaCha8Rng], &Setup) -> R + Send,
+    ) -> R {
         let setup = self.setup;
-        let slots = &mut self.slots;
+        let (slots, rngs) = (&mut self.slots, &mut self.rngs);
         match &self.pool {
-            Some(pool) => pool.install(|| f(slots, &setup)),
-            None => f(slots, &setup),
+            Some(pool) => pool.install(|| f(slots, rngs, &setup)),
+            None => f(slots, rngs, &setup),
         }
     }
 
@@ -232,6 +341,7 @@ impl PyVectorGame {
             setup,
             seed,
             slots: Vec::new(),
+            rngs: Vec::new(),
             requested: n,
             last_final: Vec::new(),
             pool,
@@ -324,59 +434,48 @@ impl PyVectorGame {
                 actions.len()
             )));
         }
+        // Every action is checked before any game moves: an illegal one
+        // leaves the batch as it was.
+        for (i, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            check_action(slot, action)
+                .map_err(|e| PyValueError::new_err(format!("game {i}: {e}")))?;
+        }
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
         let obs = PyArray2::<f32>::zeros(py, [n, w], false);
         let mask = PyArray2::<bool>::zeros(py, [n, m], false);
         let rewards = PyArray2::<f32>::zeros(py, [n, 2], false);
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
-        let actions = actions.to_vec();
-        let stepped = py
-            .allow_threads(|| {
-                self.run(|slots, setup| {
-                    let each = |(i, slot): (usize, &mut Slot)| {
-                        step_slot(slot, setup, actions[i]).map_err(|e| format!("game {i}: {e}"))
-                    };
-                    if rayon::current_thread_index().is_some() {
-                        slots
-                            .par_iter_mut()
-                            .enumerate()
-                            .with_min_len(64)
-                            .map(each)
-                            .collect::<Result<Vec<Stepped>, String>>()
-                    } else {
-                        slots
-                            .iter_mut()
-                            .enumerate()
-                            .map(each)
-                            .collect::<Result<Vec<Stepped>, String>>()
-                    }
-                })
-            })
-            .map_err(PyValueError::new_err)?;
         // SAFETY: the arrays were just created here, are contiguous and are
         // not visible to Python until this function returns.
-        let (obs_s, mask_s, rew_s, term_s, trunc_s) = unsafe {
-            (
-                obs.as_slice_mut().expect("contiguous"),
-                mask.as_slice_mut().expect("contiguous"),
-                rewards.as_slice_mut().expect("contiguous"),
-                terminated.as_slice_mut().expect("contiguous"),
-                truncated.as_slice_mut().expect("contiguous"),
-            )
+        let rows = unsafe {
+            Rows {
+                w,
+                m,
+                obs: obs.as_slice_mut().expect("contiguous"),
+                mask: mask.as_slice_mut().expect("contiguous"),
+                rewards: rewards.as_slice_mut().expect("contiguous"),
+                terminated: terminated.as_slice_mut().expect("contiguous"),
+                truncated: truncated.as_slice_mut().expect("contiguous"),
+                finals: &mut [],
+            }
         };
-        self.last_final.clear();
-        for (i, (slot, s)) in self.slots.iter().zip(&stepped).enumerate() {
-            write_slot(
-                slot,
-                &mut obs_s[i * w..(i + 1) * w],
-                &mut mask_s[i * m..(i + 1) * m],
-            );
-            rew_s[2 * i..2 * i + 2].copy_from_slice(&s.rewards);
-            term_s[i] = s.terminated;
-            trunc_s[i] = s.truncated;
-            self.last_final.extend_from_slice(&s.final_captures);
-        }
+        let mut finals = std::mem::take(&mut self.last_final);
+        finals.resize(2 * n, 0);
+        py.allow_threads(|| {
+            self.run(|slots, rngs, setup| {
+                let rows = Rows {
+                    finals: &mut finals,
+                    ..rows
+                };
+                if rayon::current_thread_index().is_some() {
+                    step_parallel(slots, rngs, actions, setup, rows, 64);
+                } else {
+                    step_run(slots, rngs, actions, setup, rows);
+                }
+            })
+        });
+        self.last_final = finals;
         Ok((obs, mask, rewards, terminated, truncated))
     }
 
@@ -398,13 +497,18 @@ impl PyVectorGame {
         let n = self.requested;
         let seed = self.seed;
         self.last_final.clear();
-        self.slots = self.run(|_, setup| {
-            let make = |i: usize| Slot::new(setup, seed, i as u64);
+        let (slots, rngs) = self.run(|_, _, setup| {
+            let make = |i: usize| {
+                let mut rng = rng_from_seed(game_seed(seed, i as u64));
+                (Slot::new(setup, &mut rng), rng)
+            };
             if rayon::current_thread_index().is_some() {
-                (0..n).into_par_iter().map(make).collect()
+                (0..n).into_par_iter().map(make).unzip()
             } else {
-                (0..n).map(make).collect()
+                (0..n).map(make).unzip()
             }
         });
+        self.slots = slots;
+        self.rngs = rngs;
     }
 }

@@ -89,3 +89,18 @@ def test_illegal_actions_and_truncation():
         _, mask, _, terminated, truncated = vg.step(random_actions(mask, rng))
         truncated_seen |= truncated.any()
     assert truncated_seen
+
+
+@pytest.mark.parametrize("variant,holes", [("ii", 2), ("ii", 6), ("ii", 8), ("iii", 8), ("iii", 5), ("ii", 12), ("i", 6)])
+def test_masks_are_the_engines_legal_moves(variant, holes):
+    """The batch decides legality without the engine's sowing where it can
+    (II and III up to 2x8); every mask of many random plies equals the
+    engine's legal moves, on the boards either side of that limit."""
+    n, rng = 512, np.random.default_rng(11)
+    vg = hoyito.VectorGame(n, variant, holes, seed=4, opening_plies=4)
+    _, mask = vg.observe_all()
+    for _ in range(120):
+        for text, m in zip(vg.notations(), mask):
+            game = hoyito.Game.from_notation(text, variant)
+            assert m.tolist() == game.action_mask().tolist(), text
+        _, mask, _, _, _ = vg.step(random_actions(mask, rng))
