@@ -328,7 +328,7 @@ def main():
             driver.js(f"location.hash = '#game-{absent}';")
             time.sleep(0.2)
             text = driver.js("var m = document.getElementById('viewer-missing'); return m.hidden ? '' : m.textContent;")
-            if "--games" not in text:
+            if "--game-ids" not in text:
                 fail(f"game {absent}, not carried, shows {text!r}")
         check_console(driver, "viewer")
         check_network(driver, page, "viewer")
