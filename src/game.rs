@@ -355,6 +355,15 @@ impl Game {
         self.advance(mv, next, effect);
     }
 
+    /// Brings into cache the part of the game's record that
+    /// [`Game::play_child`] of `next` writes first: for callers that step
+    /// many games in turn (a batch), so that each game's record is warm when
+    /// its move is played. Changes nothing.
+    #[inline]
+    pub fn prefetch_child(&self, next: &Position) {
+        self.recent.prefetch(next, board_key::of_position(next));
+    }
+
     /// Plays a uniformly random legal move with `rng` and returns it. Simulates
     /// the non-empty holes in random order and plays the first that ends, which is
     /// uniform over the legal moves.

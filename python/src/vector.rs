@@ -162,40 +162,60 @@ fn step_run(
         truncated,
         finals,
     } = rows;
-    for (i, (slot, rng)) in slots.iter_mut().zip(rngs.iter_mut()).enumerate() {
-        let mv = move_of_action(actions[i] as u32);
-        let (next, effect) = slot
-            .game
-            .position()
-            .play_unchecked(rules, mv)
-            .expect("a legal move ends");
-        slot.game.play_child(mv, next, effect);
-        let (mut reward, mut term, mut trunc, mut fin) = ([0.0f32; 2], false, false, [0u8; 2]);
-        if let Some(outcome) = slot.game.outcome() {
-            if let Some(winner) = outcome.winner {
-                reward[winner.index()] = 1.0;
-                reward[winner.opponent().index()] = -1.0;
+    // The games are stepped a block at a time: first every child of the
+    // block is sown and the slot of its game's record that `play_child`
+    // writes is prefetched, then the children are played. Each game's
+    // record is cold by its next move (4,096 games' records do not fit in
+    // cache), and that one store was a third of a step (issue 40).
+    let mut children = [None; BLOCK];
+    for start in (0..slots.len()).step_by(BLOCK) {
+        let end = (start + BLOCK).min(slots.len());
+        for (k, slot) in slots[start..end].iter().enumerate() {
+            let mv = move_of_action(actions[start + k] as u32);
+            let (next, effect) = slot
+                .game
+                .position()
+                .play_unchecked(rules, mv)
+                .expect("a legal move ends");
+            slot.game.prefetch_child(&next);
+            children[k] = Some((mv, next, effect));
+        }
+        for i in start..end {
+            let (slot, rng) = (&mut slots[i], &mut rngs[i]);
+            let (mv, next, effect) = children[i - start].take().expect("sown above");
+            slot.game.play_child(mv, next, effect);
+            let (mut reward, mut term, mut trunc, mut fin) = ([0.0f32; 2], false, false, [0u8; 2]);
+            if let Some(outcome) = slot.game.outcome() {
+                if let Some(winner) = outcome.winner {
+                    reward[winner.index()] = 1.0;
+                    reward[winner.opponent().index()] = -1.0;
+                }
+                fin = [outcome.scores.south, outcome.scores.north];
+                term = true;
+            } else if setup.max_plies > 0 && slot.game.plies() >= setup.max_plies {
+                let captures = slot.game.position().captures();
+                fin = [captures.south, captures.north];
+                trunc = true;
             }
-            fin = [outcome.scores.south, outcome.scores.north];
-            term = true;
-        } else if setup.max_plies > 0 && slot.game.plies() >= setup.max_plies {
-            let captures = slot.game.position().captures();
-            fin = [captures.south, captures.north];
-            trunc = true;
+            if term || trunc {
+                slot.reset(setup, rng);
+            } else {
+                slot.legal = legal_actions(slot.game.position(), rules);
+            }
+            write_observation(slot.game.position(), &mut obs[i * w..(i + 1) * w]);
+            write_action_mask(slot.legal, &mut mask[i * m..(i + 1) * m]);
+            rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
+            finals[2 * i..2 * i + 2].copy_from_slice(&fin);
+            terminated[i] = term;
+            truncated[i] = trunc;
         }
-        if term || trunc {
-            slot.reset(setup, rng);
-        } else {
-            slot.legal = legal_actions(slot.game.position(), rules);
-        }
-        write_observation(slot.game.position(), &mut obs[i * w..(i + 1) * w]);
-        write_action_mask(slot.legal, &mut mask[i * m..(i + 1) * m]);
-        rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
-        finals[2 * i..2 * i + 2].copy_from_slice(&fin);
-        terminated[i] = term;
-        truncated[i] = trunc;
     }
 }
+
+/// Games sown ahead of being played in [`step_run`]: enough for the
+/// prefetches to land, few enough that the lines stay in the first-level
+/// cache.
+const BLOCK: usize = 16;
 
 /// As [`step_run`], split into runs of at least `min` games stepped on
 /// the current rayon pool.
