@@ -12,7 +12,9 @@
 //! - the seed of game `g` is output `2g`, the opening seed of pair `p` is output
 //!   `2p + 1` (so the two never collide);
 //! - a seed becomes a generator through `ChaCha8Rng::seed_from_u64(seed)`
-//!   (rand_core's documented PCG32 expansion to a 32-byte key).
+//!   (rand_core's documented PCG32 expansion to a 32-byte key);
+//! - an agent with a `seed` key draws on the game's generator moved to stream
+//!   `stream ^ splitmix64(seed + 0x9E3779B97F4A7C15)` ([`with_own_stream`]).
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +32,29 @@ const fn mix64(z: u64) -> u64 {
 /// The `k`-th output (from 0) of the SplitMix64 stream seeded with `master`.
 pub(crate) const fn splitmix64_nth(master: u64, k: u64) -> u64 {
     mix64(master.wrapping_add(GAMMA.wrapping_mul(k.wrapping_add(1))))
+}
+
+/// Runs `draw` on the game's generator `rng` moved to a stream of its own,
+/// the agent's `seed`: the same ChaCha key, at the same place, on the stream
+/// `rng`'s XOR the SplitMix64 output of `seed` (never 0 for the seeds one
+/// writes, so never the game's own stream). `rng` then moves on by as many
+/// numbers as `draw` took, as if they had been its own.
+///
+/// So an agent with a seed draws other numbers than the same agent without
+/// one, and another seed others again, each as reproducible as the game's
+/// generator itself: built from the master seed and the game's identity
+/// alone, whatever the thread count. An agent without a seed never calls
+/// this, and draws exactly what it always drew.
+pub(crate) fn with_own_stream<T>(
+    rng: &mut ChaCha8Rng,
+    seed: u64,
+    draw: impl FnOnce(&mut ChaCha8Rng) -> T,
+) -> T {
+    let mut own = rng.clone();
+    own.set_stream(rng.get_stream() ^ splitmix64_nth(seed, 0));
+    let out = draw(&mut own);
+    rng.set_word_pos(own.get_word_pos());
+    out
 }
 
 /// The seed of game `game_id`'s generator (the agents' random choices).
@@ -73,5 +98,26 @@ mod tests {
         let a: u64 = rng_from_seed(5).random();
         let b: u64 = rng_from_seed(5).random();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_seed_draws_its_own_numbers_and_moves_the_generator_on() {
+        let draws = |seed: Option<u64>| {
+            let mut rng = ChaCha8Rng::seed_from_u64(9);
+            let take = |rng: &mut ChaCha8Rng| (0..4).map(|_| rng.random::<u64>()).collect();
+            let first: Vec<u64> = match seed {
+                Some(seed) => with_own_stream(&mut rng, seed, take),
+                None => take(&mut rng),
+            };
+            (first, rng.random::<u64>())
+        };
+        let (plain, after_plain) = draws(None);
+        let (three, after_three) = draws(Some(3));
+        let (four, _) = draws(Some(4));
+        assert_ne!(plain, three);
+        assert_ne!(three, four);
+        assert_eq!(draws(Some(3)).0, three);
+        // The game's generator moves on by what the agent drew, whatever the seed.
+        assert_eq!(after_plain, after_three);
     }
 }

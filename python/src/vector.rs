@@ -167,22 +167,21 @@ fn step_run(
     // writes is prefetched, then the children are played. Each game's
     // record is cold by its next move (4,096 games' records do not fit in
     // cache), and that one store was a third of a step (issue 40).
-    let mut children = [None; BLOCK];
+    let mut children = Vec::with_capacity(BLOCK);
     for start in (0..slots.len()).step_by(BLOCK) {
         let end = (start + BLOCK).min(slots.len());
-        for (k, slot) in slots[start..end].iter().enumerate() {
-            let mv = move_of_action(actions[start + k] as u32);
+        for (slot, &action) in slots[start..end].iter().zip(&actions[start..end]) {
+            let mv = move_of_action(action as u32);
             let (next, effect) = slot
                 .game
                 .position()
                 .play_unchecked(rules, mv)
                 .expect("a legal move ends");
             slot.game.prefetch_child(&next);
-            children[k] = Some((mv, next, effect));
+            children.push((mv, next, effect));
         }
-        for i in start..end {
+        for (i, (mv, next, effect)) in (start..end).zip(children.drain(..)) {
             let (slot, rng) = (&mut slots[i], &mut rngs[i]);
-            let (mv, next, effect) = children[i - start].take().expect("sown above");
             slot.game.play_child(mv, next, effect);
             let (mut reward, mut term, mut trunc, mut fin) = ([0.0f32; 2], false, false, [0u8; 2]);
             if let Some(outcome) = slot.game.outcome() {

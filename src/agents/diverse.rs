@@ -16,10 +16,10 @@
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::AlphaBeta;
-use crate::agents::random::with_own_stream;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
+use crate::seeding::with_own_stream;
 use rand::Rng;
 
 /// An alpha-beta agent that mixes its first moves (see the module docs).

@@ -85,7 +85,7 @@ pub enum AgentSpec {
         reuse: bool,
         /// The agent's own stream of the game's generator: another seed,
         /// other play, each reproducible (default: none, the game's stream;
-        /// see `random::with_own_stream`).
+        /// see `seeding::with_own_stream`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
     },

@@ -3,7 +3,9 @@
 //! in one pass into a [`Tally`] so that memory does not grow with the number
 //! of games. The same pass checks every row by the one validation of a
 //! run's rows (`crate::tournament::RunRows`), so that no report counts a
-//! row that resume would refuse.
+//! row that resume would refuse. A run that wrote every row itself hands
+//! over the same counts, kept as it wrote them ([`RunTallies`]), and the
+//! rows are not read back.
 //!
 //! Everything is first written into a staging folder inside the report's
 //! directory and moved into place only once every file has been written, so a

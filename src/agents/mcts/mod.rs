@@ -24,10 +24,10 @@ use rand::seq::SliceRandom;
 use crate::agent::{Agent, AgentRng};
 use crate::agents::evaluation::{limit_reached, StallTracker};
 use crate::agents::evaluator::Evaluator;
-use crate::agents::random::with_own_stream;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
+use crate::seeding::with_own_stream;
 use crate::side::Side;
 
 pub use info::{MctsInfo, MoveStats};
