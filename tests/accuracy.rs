@@ -22,6 +22,7 @@ fn perfect(max_seeds: u32) -> NamedAgent {
             max_seeds,
             depth: 4,
             fallback: None,
+            tables: None,
         },
     )
 }

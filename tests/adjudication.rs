@@ -337,3 +337,135 @@ fn adjudication_options_need_their_tables_and_single_games() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("rounds are not adjudicated"), "{err}");
 }
+
+/// An external agent that plays uniformly at random and, at its first move
+/// of the match (a marker file remembers it across games), does `mode` to
+/// every table file in `tables` while the harness has them mapped:
+/// `flip` rewrites one byte of each in place, `truncate` empties each in
+/// place, `rename` replaces each by a copy renamed over it (as hoyito itself
+/// replaces a table), `same` writes each file's own bytes back in place.
+const TAMPERING_AGENT: &str = r#"
+import os, random, sys
+mode, tables, marker = sys.argv[1], sys.argv[2], sys.argv[3]
+rng = random.Random(0)
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "hoyito":
+        print("ready tamper", flush=True)
+    elif words[0] == "go":
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            for name in sorted(os.listdir(tables)):
+                path = os.path.join(tables, name)
+                if not name.endswith(".tb"):
+                    continue
+                if mode == "flip":
+                    with open(path, "r+b") as f:
+                        size = f.seek(0, 2)
+                        if size > 40:
+                            f.seek(40 + (size - 40) // 2)
+                            b = f.read(1)
+                            f.seek(-1, 1)
+                            f.write(bytes([b[0] ^ 1]))
+                elif mode == "truncate":
+                    os.truncate(path, 0)
+                elif mode == "rename":
+                    data = open(path, "rb").read()
+                    with open(path + ".new", "wb") as f:
+                        f.write(data)
+                    os.rename(path + ".new", path)
+                elif mode == "same":
+                    data = open(path, "rb").read()
+                    with open(path, "r+b") as f:
+                        f.write(data)
+        legal = [m for m in words[words.index("legal") + 1:] if "=" not in m]
+        print("move " + rng.choice(legal), flush=True)
+    elif words[0] == "quit":
+        break
+"#;
+
+/// `hoyito match` of the tampering agent in `mode` against `random` on II
+/// 2x4, adjudicated by tables to 16 seeds: the match's output and its
+/// results directory.
+fn tampered_match(dir: &Path, mode: &str) -> (std::process::Output, std::path::PathBuf) {
+    let tables = dir.join(format!("tables-{mode}"));
+    build_tables(&tables);
+    let script = dir.join("tamper.py");
+    std::fs::write(&script, TAMPERING_AGENT).expect("write the agent");
+    let marker = dir.join(format!("tampered-{mode}"));
+    let agent = format!(
+        "cmd=python3 {} {mode} {} {}",
+        s(&script),
+        s(&tables),
+        s(&marker)
+    );
+    let out = dir.join(format!("match-{mode}"));
+    let output = hoyito(&[
+        "match",
+        &agent,
+        "random",
+        "--holes",
+        "4",
+        "--games",
+        "20",
+        "--threads",
+        "1",
+        "--tablebase",
+        s(&tables),
+        "--out",
+        s(&out),
+        "--report-every",
+        "0",
+    ]);
+    assert!(marker.exists(), "the agent moved and tampered");
+    (output, out)
+}
+
+/// Issue 37: "a tables directory that changes during a run: a clear error
+/// or refusal, never a silently wrong adjudication". A table rewritten in
+/// place with other bytes is found before the games that might have read
+/// it are written; one truncated in place stops the process with a message
+/// naming it instead of a bare SIGBUS; a table replaced by rename, or
+/// written again with its own bytes, changes nothing.
+#[test]
+fn tables_changed_during_a_run_stop_it_naming_the_file() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let rows = |out: &Path| {
+        std::fs::read_to_string(out.join("games.csv"))
+            .map(|text| text.lines().count().saturating_sub(1))
+            .unwrap_or(0)
+    };
+    let (flip, out) = tampered_match(dir.path(), "flip");
+    let err = String::from_utf8_lossy(&flip.stderr);
+    assert_eq!(flip.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("was changed in place while this process had it mapped")
+            && err.contains("tables-flip/")
+            && err.contains(".tb"),
+        "{err}"
+    );
+    assert!(
+        rows(&out) < 20,
+        "the games after the change are not written"
+    );
+
+    let (truncate, out) = tampered_match(dir.path(), "truncate");
+    let err = String::from_utf8_lossy(&truncate.stderr);
+    assert_eq!(truncate.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("was truncated while this process had it mapped")
+            && err.contains("tables-truncate/")
+            && err.contains(".tb"),
+        "{err}"
+    );
+    assert!(rows(&out) < 20);
+
+    for mode in ["rename", "same"] {
+        let (fine, out) = tampered_match(dir.path(), mode);
+        let err = String::from_utf8_lossy(&fine.stderr);
+        assert!(fine.status.success(), "{mode}: {err}");
+        assert_eq!(rows(&out), 20, "{mode}");
+    }
+}

@@ -13,9 +13,7 @@ use crate::agents::human::HumanAgent;
 use crate::agents::mcts::{Mcts, MctsOptions, MctsParams};
 use crate::agents::random::RandomAgent;
 use crate::agents::spec::{AgentSpec, MAX_ITERATIONS, MAX_TABLEBASE_DEPTH};
-use crate::agents::tablebase::{
-    shared_tables, shared_tables_in, TablebaseAgent, TablebaseAgentError,
-};
+use crate::agents::tablebase::{shared_tables_in, TablebaseAgent, TablebaseAgentError};
 use crate::rules::Rules;
 use crate::solver::MAX_TABLE_SEEDS;
 
@@ -145,11 +143,15 @@ impl AgentSpec {
                 max_seeds,
                 depth,
                 ref fallback,
-            } => Box::new(TablebaseAgent::new(
-                max_seeds.min(MAX_TABLE_SEEDS),
-                depth.clamp(1, MAX_TABLEBASE_DEPTH),
-                fallback.as_ref().map(|f| f.build()),
-            )),
+                ref tables,
+            } => Box::new(
+                TablebaseAgent::new(
+                    max_seeds.min(MAX_TABLE_SEEDS),
+                    depth.clamp(1, MAX_TABLEBASE_DEPTH),
+                    fallback.as_ref().map(|f| f.build()),
+                )
+                .with_tables_dir(tables.clone()),
+            ),
             AgentSpec::Random => Box::new(RandomAgent),
             AgentSpec::Greedy => Box::new(Greedy),
             AgentSpec::Human => Box::new(HumanAgent::terminal()),
@@ -163,7 +165,9 @@ impl AgentSpec {
 /// and says why when they cannot be built. Any other agent needs nothing: `Ok`.
 pub fn prepare_tables(spec: &AgentSpec, rules: &Rules) -> Result<(), TablebaseAgentError> {
     match spec {
-        AgentSpec::Tablebase { max_seeds, .. } => shared_tables(rules, *max_seeds).map(drop),
+        AgentSpec::Tablebase {
+            max_seeds, tables, ..
+        } => shared_tables_in(rules, *max_seeds, 0, tables.as_deref()).map(drop),
         AgentSpec::Alphabeta { search, .. } => match search.max_seeds {
             Some(k) => shared_tables_in(rules, k, 0, search.tables.as_deref()).map(drop),
             None => Ok(()),

@@ -219,6 +219,12 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
                 false,
                 "an agent table, e.g. { kind = \"alphabeta\", depth = 6 }",
             ),
+            (
+                "tables",
+                Type::Text,
+                false,
+                "a directory path (the tables' files, as hoyito solve --tables writes them)",
+            ),
         ],
         "external" => &[
             (

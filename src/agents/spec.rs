@@ -101,6 +101,12 @@ pub enum AgentSpec {
         /// An agent that chooses instead of the search outside the tables.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fallback: Option<Box<AgentSpec>>,
+        /// Where the tables are mapped from (files `hoyito solve --tables
+        /// DIR` wrote; missing layers are built and saved there), shared
+        /// with every agent and adjudicator of the process that maps the
+        /// same files; without it they are built in memory (issue 37).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tables: Option<PathBuf>,
     },
     /// [`ExternalAgent`](crate::agents::ExternalAgent): a program in any language, spoken to over the
     /// protocol of agents/PROTOCOL.md.
@@ -237,6 +243,7 @@ impl AgentSpec {
                 max_seeds,
                 depth,
                 fallback,
+                ..
             } => {
                 if *max_seeds > MAX_TABLE_SEEDS {
                     Err(format!(
@@ -412,8 +419,12 @@ impl fmt::Display for AgentSpec {
                 max_seeds,
                 depth,
                 ref fallback,
+                ref tables,
             } => {
                 write!(f, " max_seeds={max_seeds}")?;
+                if let Some(tables) = tables {
+                    write!(f, " tables={}", tables.display())?;
+                }
                 match fallback {
                     Some(fallback) => write!(f, " fallback=({fallback})"),
                     None => write!(f, " depth={depth}"),
@@ -473,6 +484,7 @@ mod tests {
             max_seeds: 8,
             depth: 4,
             fallback: Some(Box::new(mcts(10))),
+            tables: None,
         };
         assert_eq!(
             tablebase.memory_per_instance(6),

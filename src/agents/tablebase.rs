@@ -6,7 +6,7 @@
 //! board and size, and shared read-only by every agent and thread that needs them.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use thiserror::Error;
@@ -37,6 +37,9 @@ pub struct TablebaseAgent {
     max_seeds: u32,
     depth: u32,
     fallback: Option<Box<dyn Agent>>,
+    /// Where the tables' files are mapped from (and missing layers saved
+    /// to); `None`: built in memory.
+    dir: Option<PathBuf>,
     /// The tables in use: for these rules, up to this layer.
     tables: Option<(Rules, u32, Option<Arc<Tablebase>>)>,
 }
@@ -64,8 +67,19 @@ impl TablebaseAgent {
             max_seeds,
             depth,
             fallback,
+            dir: None,
             tables: None,
         }
+    }
+
+    /// The same agent with its tables mapped from the files in `dir` (and
+    /// the layers missing there built and saved there), as `hoyito solve
+    /// --tables DIR` and `[adjudication] tablebase` use them: every agent,
+    /// adjudicator and process mapping the same files shares one copy of
+    /// them in memory. `None` builds them in memory.
+    pub fn with_tables_dir(mut self, dir: Option<PathBuf>) -> TablebaseAgent {
+        self.dir = dir;
+        self
     }
 
     /// The tables for `rules` covering a board of `seeds` seeds, built on first
@@ -79,7 +93,7 @@ impl TablebaseAgent {
         match &self.tables {
             Some((for_rules, have, tables)) if for_rules == rules && *have >= top => tables.clone(),
             _ => {
-                let tables = tables_up_to(rules, top, None).unwrap_or_else(|err| {
+                let tables = tables_up_to(rules, top, self.dir.as_deref()).unwrap_or_else(|err| {
                     panic!(
                         "{err}: {} (prepare_tables reports this before play)",
                         err.cause
@@ -226,5 +240,49 @@ impl Agent for TablebaseAgent {
         if let Some(fallback) = &mut self.fallback {
             fallback.observe(game, mv);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{parse_agent_text, prepare_tables, Roster};
+
+    /// A board no other test asks the process-wide cache for: Hoyito III on
+    /// 2x3, layers up to 7.
+    fn rules() -> Rules {
+        Rules::new(Variant::Iii)
+            .with_board(3, 4)
+            .expect("a valid board")
+    }
+
+    #[test]
+    fn a_tablebase_agent_with_a_tables_dir_maps_the_files_there() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let mut built = Tablebase::new(Variant::Iii, 3).expect("a valid board");
+        for k in 0..=7 {
+            built
+                .ensure(k, Some(dir.path()), &|_| {})
+                .expect("built and saved");
+        }
+        let text = format!("tablebase:max_seeds=7,tables={}", dir.path().display());
+        let named = parse_agent_text(&text, &Roster::default()).expect("a valid agent");
+        assert!(named.spec.to_string().contains("tables="), "{}", named.spec);
+        prepare_tables(&named.spec, &rules()).expect("the files are there");
+        let mut agent = named.spec.build();
+        let game = Game::new(rules());
+        agent.new_game(game.rules());
+        let shared = shared_tables_in(&rules(), 7, 0, None)
+            .expect("opened")
+            .expect("tables hold under the default options");
+        for k in 0..=7 {
+            if !shared.has_layer(k) {
+                continue;
+            }
+            let path = shared.mapped_from(k).expect("mapped, not built");
+            assert!(path.starts_with(dir.path()), "{}", path.display());
+            assert_eq!(shared.layer(k), built.layer(k));
+        }
+        assert!(shared.mapped_from(4).is_some());
     }
 }

@@ -17,6 +17,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::Receiver;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -78,7 +79,13 @@ pub struct AgentProcess {
     closed: bool,
     /// The value of the agent's `HOYITO_AGENT` marker.
     marker: String,
+    /// Told when the copy of its standard error into the log has ended.
+    stderr_copied: Option<Receiver<()>>,
 }
+
+/// The longest an ended agent's last lines of standard error are waited
+/// for (a helper it started outside its group could hold the pipe open).
+const STDERR_DRAIN: Duration = Duration::from_secs(2);
 
 impl AgentProcess {
     /// Starts `command` (program and arguments, no shell) in `working_dir`, its
@@ -122,9 +129,10 @@ impl AgentProcess {
             lines: Lines::start(stdout).map_err(spawn_error)?,
             closed: false,
             marker,
+            stderr_copied: None,
         };
         if let (Some(log), Some(stderr)) = (log, process.child.stderr.take()) {
-            stderr_log::start(stderr, log).map_err(spawn_error)?;
+            process.stderr_copied = Some(stderr_log::start(stderr, log).map_err(spawn_error)?);
         }
         Ok(process)
     }
@@ -231,6 +239,11 @@ impl Drop for AgentProcess {
         let _ = self.child.wait();
         // Then what left the group and came back to us as orphans.
         reaper::sweep(&self.marker);
+        // Its last lines into the log before anyone reads it (a test read
+        // the log empty now and then).
+        if let Some(copied) = &self.stderr_copied {
+            let _ = copied.recv_timeout(STDERR_DRAIN);
+        }
     }
 }
 

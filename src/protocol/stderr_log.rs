@@ -15,6 +15,7 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
 /// The most bytes of an agent's standard error kept in its log (8 MiB).
@@ -45,12 +46,18 @@ pub(super) fn open(path: &Path) -> io::Result<File> {
 }
 
 /// Starts the thread that copies `stderr` into `log` up to the cap. It ends
-/// when every process holding the other end of the pipe has closed it.
-pub(super) fn start(stderr: impl Read + Send + 'static, log: File) -> io::Result<()> {
+/// when every process holding the other end of the pipe has closed it, and
+/// then says so on the channel returned, so that whoever ends the agent can
+/// wait for its last lines to be in the log.
+pub(super) fn start(stderr: impl Read + Send + 'static, log: File) -> io::Result<Receiver<()>> {
+    let (done, copied) = mpsc::channel();
     thread::Builder::new()
         .name("agent-stderr".into())
-        .spawn(move || copy_capped(stderr, log, STDERR_LOG_CAP))?;
-    Ok(())
+        .spawn(move || {
+            copy_capped(stderr, log, STDERR_LOG_CAP);
+            let _ = done.send(());
+        })?;
+    Ok(copied)
 }
 
 /// Copies `from` into `log` while the file is shorter than `cap`, then reads

@@ -21,6 +21,7 @@ pub mod bounds;
 mod chunk;
 mod frontier;
 pub mod index;
+pub mod mapped_files;
 pub mod memory;
 pub mod probe;
 pub mod retrograde;

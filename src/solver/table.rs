@@ -47,6 +47,7 @@ use thiserror::Error;
 use crate::rules::{LastFour, Leftover, Variant};
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
+use crate::solver::mapped_files::{self, Registration};
 
 const MAGIC: &[u8; 8] = b"HOYITOTB";
 const VERSION: u32 = 2;
@@ -530,14 +531,29 @@ pub fn load(path: &Path, key: TableKey) -> Result<Vec<i8>, TableError> {
 /// file shares one copy in memory. Cloning shares the mapping.
 #[derive(Debug, Clone)]
 pub struct MappedLayer {
-    map: Arc<Mmap>,
+    map: Arc<WatchedMap>,
     path: PathBuf,
+}
+
+/// A mapping and its watch ([`mapped_files`]): the watch is dropped first
+/// (fields drop in order), so it never outlives the mapping.
+#[derive(Debug)]
+struct WatchedMap {
+    _watch: Registration,
+    map: Mmap,
+}
+
+/// Whether mapped table bytes still hold their checksum: what
+/// [`mapped_files::check_unchanged`] asks of a file whose stamp moved.
+fn checksum_holds(bytes: &[u8]) -> bool {
+    bytes.len() >= HEADER_LEN
+        && checksum(&bytes[..32], as_values(&bytes[HEADER_LEN..])) == header_word(bytes, 32)
 }
 
 impl MappedLayer {
     /// The values, side to move South in rank order, then North.
     pub fn values(&self) -> &[i8] {
-        as_values(&self.map[HEADER_LEN..])
+        as_values(&self.map.map[HEADER_LEN..])
     }
 
     /// The file mapped.
@@ -558,10 +574,14 @@ fn as_values(bytes: &[u8]) -> &[i8] {
 /// a regular file, then every header field, the length and the checksum over
 /// header and data (which reads the whole file once, through the mapping).
 ///
-/// A mapped file must not be truncated or rewritten in place while mapped
-/// (the process would be killed by `SIGBUS` on reading the lost pages);
+/// A mapped file must not be truncated or rewritten in place while mapped;
 /// [`save`] never does that, it renames a new file over the old one, and a
-/// mapping keeps the old file's contents.
+/// mapping keeps the old file's contents. Another program might: every
+/// mapping is watched ([`mapped_files`]), so that reading a truncated table
+/// stops the process with a message naming the file instead of a bare
+/// `SIGBUS`, and a table rewritten with other bytes is found by
+/// [`mapped_files::check_unchanged`], which a run calls before it writes
+/// each chunk of rows.
 pub fn map(path: &Path, key: TableKey) -> Result<MappedLayer, TableError> {
     let read_err = |source| TableError::Read {
         path: path.to_path_buf(),
@@ -573,15 +593,18 @@ pub fn map(path: &Path, key: TableKey) -> Result<MappedLayer, TableError> {
     // file in place (see above); the checks below run on the mapped bytes,
     // so a file changed since its header was read is still refused.
     let map = unsafe { Mmap::map(&file) }.map_err(read_err)?;
+    // Watched before the checksum is verified: a change while it is read
+    // moves the file's stamp, and the next check verifies it again.
+    let watch =
+        mapped_files::register(file, path, &map, HEADER_LEN, checksum_holds).map_err(read_err)?;
     let mapped_len = map.len() as u64;
     check_header(&map[..HEADER_LEN.min(map.len())], mapped_len, key)
         .map_err(|d| damaged(path, key, d))?;
-    let sum = checksum(&map[..32], as_values(&map[HEADER_LEN..]));
-    if sum != header_word(&map, 32) {
+    if !checksum_holds(&map) {
         return Err(damaged(path, key, Damage::Checksum));
     }
     Ok(MappedLayer {
-        map: Arc::new(map),
+        map: Arc::new(WatchedMap { _watch: watch, map }),
         path: path.to_path_buf(),
     })
 }

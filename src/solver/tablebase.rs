@@ -205,6 +205,15 @@ impl Tablebase {
         matches!(self.layers.get(seeds as usize), Some(Some(_)))
     }
 
+    /// The file a layer is mapped from; `None` when it was built in this
+    /// process or is not available.
+    pub fn mapped_from(&self, seeds: u32) -> Option<&Path> {
+        match self.layers.get(seeds as usize)? {
+            Some(Layer::Mapped(mapped)) => Some(mapped.path()),
+            _ => None,
+        }
+    }
+
     /// The values of a layer, South to move in rank order then North.
     pub fn layer(&self, seeds: u32) -> Option<&[i8]> {
         Some(self.layers.get(seeds as usize)?.as_ref()?.values())

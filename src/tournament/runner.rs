@@ -34,6 +34,7 @@ use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
 use crate::records::moves_hash::MovesHasher;
+use crate::solver::mapped_files::{self, TableChanged};
 
 /// A run that stopped.
 #[derive(Debug, Error)]
@@ -44,6 +45,10 @@ pub enum RunError {
     /// The rows could not be written.
     #[error("cannot write the game records: {0}")]
     Write(io::Error),
+    /// A table file the process maps changed in place: the games since the
+    /// last check are not written.
+    #[error(transparent)]
+    TablesChanged(#[from] TableChanged),
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {cause}")]
     Threads {
@@ -296,6 +301,13 @@ pub fn run_games<'a>(
                 continue;
             }
             while let Some(done) = ready.remove(&next_write) {
+                // Every row written was finished before a check that found
+                // every mapped table as verified (the games of this chunk
+                // all were).
+                if let Err(changed) = mapped_files::check_unchanged() {
+                    failure = Some((next_write, changed.into()));
+                    break;
+                }
                 let (games, end) = match watch_chunk(watch, &done) {
                     Some(last) => (last + 1, Some(Stopped::ByWatcher)),
                     None if done.complete => (done.games(), None),
