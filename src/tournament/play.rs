@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::agent::AgentRng;
-use crate::game::Game;
+use crate::game::{Game, Outcome};
 use crate::metrics::MeasureRecorder;
 use crate::moves::Move;
 use crate::play::PlayError;
@@ -211,8 +211,31 @@ pub fn fill_row_hashed(
     game: &Game,
     moves_hash: MovesHash,
 ) {
-    debug_assert_eq!(moves_hash, MovesHash::of_moves(game.moves()));
     let outcome = game.outcome().expect("play_game plays to the end");
+    fill_row_from(
+        row,
+        scheduled,
+        random_plies,
+        lineup,
+        game.moves(),
+        &outcome,
+        moves_hash,
+    );
+}
+
+/// As [`fill_row_hashed`], from what the row needs of a finished game: its
+/// moves and its outcome (so that the game itself need not be kept until
+/// its row is written).
+pub fn fill_row_from(
+    row: &mut GameRow,
+    scheduled: &ScheduledGame,
+    random_plies: u32,
+    lineup: &Lineup,
+    moves: &[Move],
+    outcome: &Outcome,
+    moves_hash: MovesHash,
+) {
+    debug_assert_eq!(moves_hash, MovesHash::of_moves(moves));
     row.game_id = scheduled.game_id;
     row.pair_id = scheduled.pair_id;
     row.variant = scheduled.rules.variant;
@@ -224,13 +247,13 @@ pub fn fill_row_hashed(
     row.north.push_str(lineup.name(scheduled.north));
     row.game_seed = scheduled.game_seed;
     row.opening.clear();
-    for (i, mv) in game.moves().iter().take(random_plies as usize).enumerate() {
+    for (i, mv) in moves.iter().take(random_plies as usize).enumerate() {
         if i > 0 {
             row.opening.push(' ');
         }
         write!(row.opening, "{mv}").expect("writing to a String cannot fail");
     }
-    row.winner = Winner::of(&outcome);
+    row.winner = Winner::of(outcome);
     row.south_captures = outcome.scores.south;
     row.north_captures = outcome.scores.north;
     row.plies = outcome.plies;

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -26,14 +26,16 @@ use thiserror::Error;
 use super::adjudication::Adjudicator;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
-use super::play::{empty_row, fill_row_hashed, play_measured, GameFailure};
+use super::play::{empty_row, fill_row_from, fill_row_hashed, play_measured, GameFailure};
 use super::round_row::RoundColumns;
-use super::schedule::Schedule;
+use super::schedule::{Schedule, ScheduledGame};
 use super::shard::GameIds;
+use crate::game::Outcome;
 use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
+use crate::moves::Move;
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
-use crate::records::moves_hash::MovesHasher;
+use crate::records::moves_hash::MovesHash;
 use crate::solver::mapped_files::{self, TableChanged};
 
 /// A run that stopped.
@@ -101,28 +103,87 @@ struct Chunk {
     csv: Vec<u8>,
     /// The end of each game's row in `csv`.
     csv_ends: Vec<usize>,
-    /// Its `moves.csv` rows; empty when moves are not recorded.
-    moves: Vec<u8>,
-    /// The end of each game's row in `moves`.
+    /// Each game's id.
+    ids: Vec<u64>,
+    /// Every game's moves one after the other; empty when moves are not
+    /// recorded. The writer formats them (`moves.csv`), not the worker: with
+    /// one worker the writer's core is otherwise idle (issue 37).
+    moves: Vec<Move>,
+    /// The end of each game's moves in `moves`.
     moves_ends: Vec<usize>,
-    /// Its `metrics.csv` rows; empty when measures are not recorded.
-    metrics: Vec<u8>,
-    /// The end of each game's row in `metrics`.
-    metrics_ends: Vec<usize>,
+    /// Each game's measures, when the run counts measures (the writer
+    /// formats `metrics.csv` from them, and the watcher gets them).
+    measures: Vec<GameMeasures>,
     /// The rows themselves, when the watcher wants them.
     rows: Vec<GameRow>,
-    /// Their measures, when the watcher wants the rows and the run counts
-    /// measures.
-    measures: Vec<GameMeasures>,
+    /// The games whose rows the writer makes ([`Chunk::make_rows`]): all
+    /// of them but in a run in rounds, whose rows need the match's memory
+    /// and are made by the worker.
+    played: Vec<Played>,
     /// False when the interrupt flag cut the chunk short.
     complete: bool,
     times: BlockTimes,
+}
+
+/// What the row of a game needs besides its moves (kept in the chunk).
+#[derive(Debug, Clone, Copy)]
+struct Played {
+    scheduled: ScheduledGame,
+    outcome: Outcome,
+    opening_plies: u32,
 }
 
 impl Chunk {
     /// Games played.
     fn games(&self) -> usize {
         self.csv_ends.len()
+    }
+
+    /// No game, its buffers' room kept.
+    fn clear(&mut self) {
+        self.csv.clear();
+        self.csv_ends.clear();
+        self.ids.clear();
+        self.moves.clear();
+        self.moves_ends.clear();
+        self.measures.clear();
+        self.rows.clear();
+        self.played.clear();
+        self.complete = true;
+        self.times = BlockTimes::default();
+    }
+
+    /// Makes the rows of the games in [`Chunk::played`] (their moves
+    /// hash, their `games.csv` text, the rows the watcher wants), on the
+    /// writer's thread: with one worker the writer's core is otherwise
+    /// idle, and the worker plays on (issue 37). The same bytes as when a
+    /// worker made them.
+    fn make_rows(&mut self, lineup: &Lineup, keep_rows: bool) {
+        if self.played.is_empty() {
+            return;
+        }
+        let mut row = empty_row();
+        let mut start = 0;
+        for (played, &end) in self.played.iter().zip(&self.moves_ends) {
+            let moves = &self.moves[start..end];
+            start = end;
+            let hash = MovesHash::of_moves(moves);
+            fill_row_from(
+                &mut row,
+                &played.scheduled,
+                played.opening_plies,
+                lineup,
+                moves,
+                &played.outcome,
+                hash,
+            );
+            row.push_csv(&mut self.csv);
+            self.csv_ends.push(self.csv.len());
+            if keep_rows {
+                self.rows.push(row.clone());
+            }
+        }
+        self.played.clear();
     }
 }
 
@@ -252,9 +313,14 @@ pub fn run_games<'a>(
     // The failure of the lowest chunk, so that the error does not depend on timing.
     let mut failure: Option<(u64, RunError)> = None;
     let interrupt = watch.interrupt();
+    // Written chunks, emptied, for the workers to fill again: their buffers
+    // keep their room, so a run of random games does not allocate (and
+    // fault in) fresh pages for every chunk.
+    let spares = &Mutex::new(Vec::<Chunk>::new());
     pool.in_place_scope(|scope| {
         let (mut submitted, mut received, mut next_write) = (0, 0, 0);
         let mut ready: BTreeMap<u64, Chunk> = BTreeMap::new();
+        let mut scratch = Vec::new();
         loop {
             let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
             while !stopping && !exhausted && submitted < next_write + window {
@@ -276,7 +342,7 @@ pub fn run_games<'a>(
                 };
                 scope.spawn(move |_| {
                     // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((k, play_chunk(work, &runs, options)));
+                    let _ = tx.send((k, play_chunk(work, &runs, options, spares)));
                 });
                 submitted += 1;
             }
@@ -286,7 +352,8 @@ pub fn run_games<'a>(
             let (k, result) = rx.recv().expect("a worker holds a sender until it sends");
             received += 1;
             match result {
-                Ok(done) => {
+                Ok(mut done) => {
+                    done.make_rows(work.lineup, keep_rows);
                     ready.insert(k, done);
                 }
                 Err(err) => {
@@ -300,7 +367,7 @@ pub fn run_games<'a>(
                 ready.clear();
                 continue;
             }
-            while let Some(done) = ready.remove(&next_write) {
+            while let Some(mut done) = ready.remove(&next_write) {
                 // Every row written was finished before a check that found
                 // every mapped table as verified (the games of this chunk
                 // all were).
@@ -313,15 +380,20 @@ pub fn run_games<'a>(
                     None if done.complete => (done.games(), None),
                     None => (done.games(), Some(Stopped::Interrupted)),
                 };
-                if let Err(err) = write_chunk(&mut out, &done, games) {
+                if let Err(err) = write_chunk(&mut out, &done, games, &mut scratch) {
                     failure = Some((next_write, RunError::Write(err)));
                     break;
                 }
                 outcome.written += games as u64;
                 watch.written(outcome.written);
-                for (block, (games, time)) in done.times.blocks {
+                for (block, (games, time)) in std::mem::take(&mut done.times.blocks) {
                     outcome.times.add(block, games, time);
                 }
+                done.clear();
+                spares
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(done);
                 next_write += 1;
                 if end.is_some() {
                     outcome.stopped = end;
@@ -356,8 +428,14 @@ fn interrupted(flag: Option<&AtomicBool>) -> bool {
 }
 
 /// Writes the first `games` games of a chunk: its games rows, then its
-/// moves rows, then its metrics rows.
-fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Result<()> {
+/// moves rows, then its metrics rows, the last two formatted here into
+/// `scratch`.
+fn write_chunk(
+    out: &mut RecordSinks<'_>,
+    chunk: &Chunk,
+    games: usize,
+    scratch: &mut Vec<u8>,
+) -> io::Result<()> {
     let csv_end = chunk
         .csv_ends
         .get(games.wrapping_sub(1))
@@ -366,21 +444,21 @@ fn write_chunk(out: &mut RecordSinks<'_>, chunk: &Chunk, games: usize) -> io::Re
     out.games.write_all(&chunk.csv[..csv_end])?;
     out.games.flush()?;
     if let Some(moves) = out.moves.as_mut() {
-        let moves_end = chunk
-            .moves_ends
-            .get(games.wrapping_sub(1))
-            .copied()
-            .unwrap_or(0);
-        moves.write_all(&chunk.moves[..moves_end])?;
+        scratch.clear();
+        let mut start = 0;
+        for (&id, &end) in chunk.ids.iter().zip(&chunk.moves_ends).take(games) {
+            push_moves_row(scratch, id, &chunk.moves[start..end]);
+            start = end;
+        }
+        moves.write_all(scratch)?;
         moves.flush()?;
     }
     if let Some(metrics) = out.metrics.as_mut() {
-        let metrics_end = chunk
-            .metrics_ends
-            .get(games.wrapping_sub(1))
-            .copied()
-            .unwrap_or(0);
-        metrics.write_all(&chunk.metrics[..metrics_end])?;
+        scratch.clear();
+        for (&id, measures) in chunk.ids.iter().zip(&chunk.measures).take(games) {
+            push_metrics_row(scratch, id, measures);
+        }
+        metrics.write_all(scratch)?;
         metrics.flush()?;
     }
     Ok(())
@@ -402,28 +480,27 @@ fn play_chunk(
     work: Work<'_>,
     runs: &[Range<u64>],
     options: ChunkOptions,
+    spares: &Mutex<Vec<Chunk>>,
 ) -> Result<Chunk, GameFailure> {
     let games = runs.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
-    let mut csv = Vec::with_capacity(112 * games);
-    let mut moves = Vec::with_capacity(if options.record_moves { 160 * games } else { 0 });
-    let mut metrics = Vec::with_capacity(if options.record_metrics {
-        48 * games
-    } else {
-        0
-    });
-    let mut recorder = MeasureRecorder::new();
-    let mut chunk = Chunk {
+    let spare = spares.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let mut chunk = spare.unwrap_or_else(|| Chunk {
         csv: Vec::new(),
         csv_ends: Vec::with_capacity(games),
-        moves: Vec::new(),
+        ids: Vec::with_capacity(games),
+        moves: Vec::with_capacity(110 * games),
         moves_ends: Vec::with_capacity(games),
-        metrics: Vec::new(),
-        metrics_ends: Vec::with_capacity(games),
+        measures: Vec::with_capacity(if options.record_metrics { games } else { 0 }),
         rows: Vec::new(),
-        measures: Vec::new(),
+        played: Vec::with_capacity(games),
         complete: true,
         times: BlockTimes::default(),
-    };
+    });
+    let mut csv = std::mem::take(&mut chunk.csv);
+    if csv.capacity() == 0 {
+        csv.reserve(112 * games);
+    }
+    let mut recorder = MeasureRecorder::new();
     let mut row = empty_row();
     let in_rounds = work.schedule.match_rounds() > 1;
     // Rows with the round columns go through serde; plain rows are written
@@ -454,26 +531,26 @@ fn play_chunk(
         block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
-        let mut hasher = MovesHasher::new();
         let game = play_measured(
             &scheduled,
             opening,
             work.lineup,
             work.adjudicator,
             measures,
-            |_, mv| hasher.push(mv),
+            |_, _| {},
         )?;
-        let hash = hasher.finish();
-        fill_row_hashed(
-            &mut row,
-            &scheduled,
-            opening.plies(),
-            work.lineup,
-            &game,
-            hash,
-        );
+        chunk.ids.push(id);
+        let outcome = game.outcome().expect("a played game is over");
         if let Some(writer) = round_writer.as_mut() {
-            let outcome = game.outcome().expect("a played game is over");
+            let hash = MovesHash::of_moves(game.moves());
+            fill_row_hashed(
+                &mut row,
+                &scheduled,
+                opening.plies(),
+                work.lineup,
+                &game,
+                hash,
+            );
             matches.record(work.schedule, &scheduled, outcome);
             let columns = RoundColumns::of(&scheduled, &game);
             writer
@@ -482,33 +559,32 @@ fn play_chunk(
             writer.flush().expect("flushing to memory cannot fail");
             csv.extend_from_slice(&writer.get_ref()[round_bytes..]);
             round_bytes = writer.get_ref().len();
+            chunk.csv_ends.push(csv.len());
+            if options.keep_rows {
+                chunk.rows.push(row.clone());
+            }
+            if options.record_moves {
+                chunk.moves.extend_from_slice(game.moves());
+            }
         } else {
-            row.push_csv(&mut csv);
+            // The writer makes the row; it needs the moves for the hash.
+            chunk.played.push(Played {
+                scheduled,
+                outcome,
+                opening_plies: opening.plies(),
+            });
+            chunk.moves.extend_from_slice(game.moves());
         }
-        chunk.csv_ends.push(csv.len());
-        if options.record_moves {
-            push_moves_row(&mut moves, id, game.moves());
-        }
-        chunk.moves_ends.push(moves.len());
+        chunk.moves_ends.push(chunk.moves.len());
         if options.record_metrics {
             let winner = game.outcome().and_then(|o| o.winner);
-            let measures = recorder.finish(winner);
-            push_metrics_row(&mut metrics, id, &measures);
-            if options.keep_rows {
-                chunk.measures.push(measures);
-            }
-        }
-        chunk.metrics_ends.push(metrics.len());
-        if options.keep_rows {
-            chunk.rows.push(row.clone());
+            chunk.measures.push(recorder.finish(winner));
         }
     }
     chunk
         .times
         .add(block_start.0, block_start.1, block_start.2.elapsed());
     chunk.csv = csv;
-    chunk.moves = moves;
-    chunk.metrics = metrics;
     Ok(chunk)
 }
 
