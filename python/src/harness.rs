@@ -6,11 +6,10 @@
 //! (pairs, seats, seeds, openings), each row is filled by the same
 //! `fill_row`, and the report (`summary.json`, `report.md`, `report.html`,
 //! charts) is written by the same function into the same directory layout.
-//! Games between roster agents are played by the library's own
-//! `play_measured`. The library's seats are built from specs
-//! (`Lineup::seat`), which cannot hold a Python object, so a game with a
-//! Python agent is played by [`play_with_python`] below: the same steps as
-//! `play_measured`, with a [`PythonAgent`] in the Python agent's seat.
+//! Every game is played by the library's own steps (`play_seated`, as
+//! `play_measured`); the library's seats are built from specs
+//! (`Lineup::seat`), which cannot hold a Python object, so this module
+//! makes the seats, a [`PythonAgent`] in a Python agent's.
 //!
 //! A Python agent is an agent outside the engine, like an external one, and
 //! forfeits as one does: an exception is `forfeit-crash`, a return value that
@@ -33,14 +32,13 @@ use hoyito::metrics::{push_metrics_row, MeasureRecorder};
 use hoyito::report::{read_games_csv, write_report_from_csv};
 use hoyito::stats::{Sprt, SprtDecision};
 use hoyito::tournament::{
-    append_timings, check_resources, empty_row, fill_row, open_run_dir, play_measured,
-    push_moves_row, rng_from_seed, Adjudicator, BlockTimes, Experiment, GameRow, Lineup, Opening,
-    RoundColumns, RunTimes, Schedule, ScheduledGame, Seat, SeatError, SprtTracker, GAMES_FILE,
-    TIMINGS_FILE,
+    append_timings, check_resources, empty_row, fill_row, open_run_dir, play_seated,
+    push_moves_row, Adjudicator, BlockTimes, Experiment, GameRow, Lineup, RoundColumns, RunTimes,
+    Schedule, ScheduledGame, Seat, SprtTracker, GAMES_FILE, TIMINGS_FILE,
 };
 use hoyito::{
-    prepare_tables, Agent, AgentRng, AgentSpec, BySide, Forfeit, ForfeitReason, Game, Move,
-    Outcome, Roster, Side,
+    prepare_tables, Agent, AgentRng, AgentSpec, Forfeit, ForfeitReason, Game, Move, Outcome,
+    Roster, Side,
 };
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -139,117 +137,23 @@ impl Work<'_> {
         }
     }
 
-    /// Plays one scheduled game: by the library when no Python agent sits.
+    /// Plays one scheduled game by the library's steps, a Python agent in
+    /// its seat where one sits.
     fn play(
         &self,
         scheduled: &ScheduledGame,
         measures: Option<&mut MeasureRecorder>,
     ) -> Result<(Game, Option<Forfeit>), String> {
-        let opening = self.schedule.opening(scheduled);
-        let python = self.python.contains_key(&scheduled.south)
-            || self.python.contains_key(&scheduled.north);
-        if !python {
-            return play_measured(
-                scheduled,
-                opening,
-                self.lineup,
-                self.adjudicator,
-                measures,
-                |_, _| {},
-            )
-            .map(|game| (game, None))
-            .map_err(|failure| failure.to_string());
-        }
-        play_with_python(self, scheduled, opening, measures)
-    }
-}
-
-/// `play_measured`'s steps (`src/tournament/play.rs`) with a Python agent
-/// in a seat: the opening, then the seats with the game's generator, a
-/// forfeit ending the game, adjudication before each move.
-fn play_with_python(
-    work: &Work<'_>,
-    scheduled: &ScheduledGame,
-    opening: Opening<'_>,
-    mut measures: Option<&mut MeasureRecorder>,
-) -> Result<(Game, Option<Forfeit>), String> {
-    let rules = scheduled.rules;
-    let mut game = scheduled.start();
-    if let Some(m) = measures.as_deref_mut() {
-        m.start(game.position());
-    }
-    match opening {
-        Opening::Random { plies } => {
-            let mut rng = rng_from_seed(scheduled.opening_seed);
-            for _ in 0..plies {
-                if game.is_over() {
-                    break;
-                }
-                let mv = game.play_random(&mut rng);
-                if let Some(m) = measures.as_deref_mut() {
-                    m.record(mv, &game);
-                }
-            }
-        }
-        Opening::Book { plies, .. } => {
-            for &mv in plies {
-                game.play(mv).map_err(|e| e.to_string())?;
-                if let Some(m) = measures.as_deref_mut() {
-                    m.record(mv, &game);
-                }
-            }
-        }
-    }
-    let mut rng = rng_from_seed(scheduled.game_seed);
-    let index = BySide {
-        south: scheduled.south,
-        north: scheduled.north,
-    };
-    let mut seats = index.map(|i| work.seat(i));
-    for side in Side::BOTH {
-        seats[side].new_game(&rules);
-    }
-    let mut forfeit = None;
-    let mut failure = None;
-    while !game.is_over() {
-        if let Some(verdict) = work.adjudicator.and_then(|a| a.verdict(&game)) {
-            game.adjudicate(verdict.ending, verdict.scores);
-            break;
-        }
-        let side = game.position().side_to_move();
-        let mv = match seats[side].play(&mut game, &mut rng) {
-            Ok(mv) => mv,
-            Err(SeatError::Forfeit(f)) => {
-                game.forfeit(f.reason);
-                forfeit = Some(f);
-                break;
-            }
-            Err(SeatError::Illegal(mv, reason)) => {
-                failure = Some(format!(
-                    "game {}: agent {:?} chose the illegal move {mv} in {}: {reason}",
-                    scheduled.game_id,
-                    work.lineup.name(index[side]),
-                    game.position()
-                ));
-                break;
-            }
-        };
-        if let Some(m) = measures.as_deref_mut() {
-            m.record(mv, &game);
-        }
-        for side in Side::BOTH {
-            seats[side].observe(&game, mv);
-        }
-    }
-    for mut seat in [seats.south, seats.north] {
-        if failure.is_none() {
-            seat.game_over(&game);
-        }
-        work.lineup.release(seat);
-    }
-    match failure {
-        Some(failure) => Err(failure),
-        None => Ok((game, forfeit)),
+        play_seated(
+            scheduled,
+            self.schedule.opening(scheduled),
+            self.lineup,
+            self.adjudicator,
+            measures,
+            |_, _| {},
+            |index| self.seat(index),
+        )
+        .map_err(|failure| failure.to_string())
     }
 }
 

@@ -48,7 +48,7 @@ pub use lineup::{Lineup, Seat, SeatError};
 pub use match_rounds::MatchMemory;
 pub use merge::{merge_shards, MergeError, Merged};
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
-pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
+pub use play::{empty_row, fill_row, play_measured, play_scheduled, play_seated, GameFailure};
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
 pub use round_row::csv_header;
 pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};

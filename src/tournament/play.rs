@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::agent::AgentRng;
+use crate::forfeit::Forfeit;
 use crate::game::{Game, Outcome};
 use crate::metrics::MeasureRecorder;
 use crate::moves::Move;
@@ -18,7 +19,7 @@ use crate::play::PlayError;
 use crate::side::{BySide, Side};
 
 use super::adjudication::Adjudicator;
-use super::lineup::{Lineup, SeatError};
+use super::lineup::{Lineup, Seat, SeatError};
 use super::schedule::{Opening, ScheduledGame};
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_hash::MovesHash;
@@ -67,9 +68,36 @@ pub fn play_measured(
     opening: Opening<'_>,
     lineup: &Lineup,
     adjudicator: Option<&Adjudicator>,
+    measures: Option<&mut MeasureRecorder>,
+    on_move: impl FnMut(&Game, Move),
+) -> Result<Game, GameFailure> {
+    play_seated(
+        scheduled,
+        opening,
+        lineup,
+        adjudicator,
+        measures,
+        on_move,
+        |index| lineup.seat(index),
+    )
+    .map(|(game, _)| game)
+}
+
+/// As [`play_measured`], with each seat made by `seat` from the agent's
+/// index in the lineup instead of by [`Lineup::seat`]: for a caller whose
+/// agents the lineup cannot hold (the Python package's callables), which
+/// then plays every game by the same steps. Also returns the forfeit that
+/// ended the game, if one did. Seats go back to the lineup
+/// ([`Lineup::release`]) at the end.
+pub fn play_seated(
+    scheduled: &ScheduledGame,
+    opening: Opening<'_>,
+    lineup: &Lineup,
+    adjudicator: Option<&Adjudicator>,
     mut measures: Option<&mut MeasureRecorder>,
     mut on_move: impl FnMut(&Game, Move),
-) -> Result<Game, GameFailure> {
+    seat: impl Fn(usize) -> Seat,
+) -> Result<(Game, Option<Forfeit>), GameFailure> {
     let rules = scheduled.rules;
     let mut game = scheduled.start();
     if let Some(m) = measures.as_deref_mut() {
@@ -103,11 +131,12 @@ pub fn play_measured(
         south: scheduled.south,
         north: scheduled.north,
     };
-    let mut seats = index.map(|i| lineup.seat(i));
+    let mut seats = index.map(seat);
     for side in Side::BOTH {
         seats[side].new_game(&rules);
     }
     let mut failure = None;
+    let mut forfeited = None;
     if seats.south.is_random() && seats.north.is_random() && adjudicator.is_none() {
         // Random self-play, the harness's benchmark: no seat to ask or tell.
         play_randomly(
@@ -129,6 +158,7 @@ pub fn play_measured(
             Ok(mv) => mv,
             Err(SeatError::Forfeit(forfeit)) => {
                 game.forfeit(forfeit.reason);
+                forfeited = Some(forfeit);
                 break;
             }
             Err(SeatError::Illegal(mv, reason)) => {
@@ -163,7 +193,7 @@ pub fn play_measured(
     if let Some(failure) = failure {
         return Err(failure);
     }
-    Ok(game)
+    Ok((game, forfeited))
 }
 
 /// Plays up to `plies` uniformly random plies of `game` (fewer if it ends)
