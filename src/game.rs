@@ -148,6 +148,17 @@ pub enum GameError {
     Stalled(Ending),
 }
 
+/// A move sown by [`Game::sow_legal`] whose records [`Game::keep_sown`]
+/// has yet to keep.
+#[derive(Debug, Clone, Copy)]
+#[must_use = "the game is not whole until keep_sown keeps the move"]
+pub struct Sown {
+    mv: Move,
+    effect: MoveEffect,
+    /// Non-empty holes of the mover before the move.
+    sowable: u32,
+}
+
 /// A game in progress or finished.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -323,45 +334,51 @@ impl Game {
         Ok(effect)
     }
 
-    /// Plays `mv`, a legal move whose result the caller has already
-    /// computed: `next` and `effect` must be what
-    /// [`Position::play_unchecked`] (or [`Position::for_each_child`]) gives
-    /// for `mv` in the current position. Keeps every record that
-    /// [`Game::play`] keeps (the moves, the positions since the last
-    /// capture, the stall rules, the result, [`Game::last_effect`] and
-    /// [`Game::last_sowable`]) without checking or sowing the move again:
-    /// for callers that simulated the legal moves anyway (a batch of games
-    /// that returns a legal-action mask after every ply, a search over the
-    /// children). That `next` and `effect` are the move's is checked in
-    /// debug builds only; passing others makes a game that the rules did
-    /// not play.
+    /// The first half of a move played in two ([`Game::keep_sown`] is the
+    /// second), for callers that step many games in turn (a batch): sows
+    /// `mv`, a legal move, in place, keeping the board's key as the seeds
+    /// go as [`Game::play_random`] does (the position is never copied, and
+    /// nothing waits on the board's fresh bytes), and brings into cache the
+    /// part of the game's record that [`Game::keep_sown`] writes. Between
+    /// the two the game's position is the new one and its records are not:
+    /// call nothing else on it; keep the halves of several games' moves
+    /// apart, so that each record's cache line arrives while the other
+    /// games are sown (issue 40).
     ///
     /// # Panics
-    /// If the game is over.
-    pub fn play_child(&mut self, mv: Move, next: Position, effect: MoveEffect) {
-        assert!(!self.is_over(), "play_child on a finished game");
+    /// If the game is over or `mv` is not legal (a sowing that never ends
+    /// leaves the position unspecified).
+    #[inline]
+    pub fn sow_legal(&mut self, mv: Move) -> Sown {
+        assert!(!self.is_over(), "sow_legal on a finished game");
         debug_assert!(
             self.legal_moves().contains(&mv),
-            "play_child: {mv} is not legal in {}",
+            "sow_legal: {mv} is not legal in {}",
             self.position
         );
-        debug_assert_eq!(
-            self.position.play_unchecked(&self.rules, mv),
-            Some((next, effect)),
-            "play_child: not the result of {mv} in {}",
-            self.position
-        );
-        self.last_sowable = self.position.nonempty_mask().count_ones();
-        self.advance(mv, next, effect);
+        let sowable = self.position.nonempty_mask().count_ones();
+        let mut keeper = KeyKeeper::new(self.board_key, LapSums::of(self.position.len()));
+        let effect = self
+            .position
+            .play_unchecked_in_place_observed(&self.rules, mv, &mut keeper)
+            .expect("a legal move's sowing ends");
+        self.board_key = keeper.key;
+        self.recent.prefetch(&self.position, self.board_key);
+        Sown {
+            mv,
+            effect,
+            sowable,
+        }
     }
 
-    /// Brings into cache the part of the game's record that
-    /// [`Game::play_child`] of `next` writes first: for callers that step
-    /// many games in turn (a batch), so that each game's record is warm when
-    /// its move is played. Changes nothing.
+    /// The second half of a move played in two: keeps every record that
+    /// [`Game::play`] keeps for the move [`Game::sow_legal`] sowed (the
+    /// moves, the positions since the last capture, the stall rules, the
+    /// result, [`Game::last_effect`] and [`Game::last_sowable`]).
     #[inline]
-    pub fn prefetch_child(&self, next: &Position) {
-        self.recent.prefetch(next, board_key::of_position(next));
+    pub fn keep_sown(&mut self, sown: Sown) {
+        self.last_sowable = sown.sowable;
+        self.after_move(sown.mv, sown.effect);
     }
 
     /// Plays a uniformly random legal move with `rng` and returns it. Simulates
@@ -468,35 +485,51 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    /// A game played by `play_child` with the children of
-    /// `Position::for_each_child` is the game `play` makes: moves, positions,
-    /// effects, records and results, stall endings included (short stall
-    /// limits make them common).
+    /// A move played in two halves, several games' halves interleaved as a
+    /// batch plays them, keeps the games that `play` keeps: positions,
+    /// moves, outcomes, effects, stall endings included (a short stall
+    /// limit makes them common).
     #[test]
-    fn play_child_keeps_the_game_that_play_keeps() {
-        let mut rng = ChaCha8Rng::seed_from_u64(40);
+    fn sow_legal_then_keep_sown_keeps_the_game_that_play_keeps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(41);
         for variant in [Variant::I, Variant::Ii, Variant::Iii] {
-            for holes in [3, 6, 12] {
+            for holes in [2, 3, 6, 8, 12] {
                 let mut rules = Rules::new(variant).with_board(holes, 4).unwrap();
                 rules.stall.no_capture_limit = 30;
-                for _ in 0..100 {
-                    let mut played = Game::new(rules);
-                    let mut child = Game::new(rules);
-                    while !played.is_over() {
-                        let mut children = Vec::new();
-                        child.position().for_each_child(&rules, |mv, next, effect| {
-                            children.push((mv, next, effect))
-                        });
-                        let (mv, next, effect) = children[rng.random_range(0..children.len())];
-                        assert_eq!(played.play(mv), Ok(effect));
-                        child.play_child(mv, next, effect);
-                        assert_eq!(child.position(), played.position());
-                        assert_eq!(child.moves(), played.moves());
-                        assert_eq!(child.outcome(), played.outcome());
-                        assert_eq!(child.last_effect(), played.last_effect());
-                        assert_eq!(child.last_sowable(), played.last_sowable());
+                let mut played: Vec<Game> = (0..40).map(|_| Game::new(rules)).collect();
+                let mut halves = played.clone();
+                let mut endings = 0;
+                for _ in 0..400 {
+                    let moves: Vec<Move> = played
+                        .iter()
+                        .map(|g| {
+                            let legal = g.legal_moves();
+                            legal[rng.random_range(0..legal.len())]
+                        })
+                        .collect();
+                    let sown: Vec<Sown> = halves
+                        .iter_mut()
+                        .zip(&moves)
+                        .map(|(g, &mv)| g.sow_legal(mv))
+                        .collect();
+                    for (((p, h), &mv), sown) in
+                        played.iter_mut().zip(&mut halves).zip(&moves).zip(sown)
+                    {
+                        p.play(mv).expect("legal");
+                        h.keep_sown(sown);
+                        assert_eq!(h.position(), p.position());
+                        assert_eq!(h.moves(), p.moves());
+                        assert_eq!(h.outcome(), p.outcome());
+                        assert_eq!(h.last_effect(), p.last_effect());
+                        assert_eq!(h.last_sowable(), p.last_sowable());
+                        if p.is_over() {
+                            endings += 1;
+                            *p = Game::new(rules);
+                            *h = Game::new(rules);
+                        }
                     }
                 }
+                assert!(endings > 40, "{variant:?} 2x{holes}: {endings} games ended");
             }
         }
     }

@@ -328,7 +328,7 @@ impl Position {
     /// As [`Position::play_unchecked_in_place`], reporting the sowing's steps
     /// to `obs` (a pass reports none).
     #[inline(always)]
-    fn play_unchecked_in_place_observed<O: Observer>(
+    pub(crate) fn play_unchecked_in_place_observed<O: Observer>(
         &mut self,
         rules: &Rules,
         mv: Move,

@@ -142,8 +142,9 @@ impl<'a> Rows<'a> {
 }
 
 /// Steps a run of games with their actions (all checked legal) and writes
-/// their rows: the engine plays each chosen move once, as a child of the
-/// position ([`Game::play_child`]), and a finished game is reset at once.
+/// their rows: the engine plays each chosen move once, in place and in two
+/// halves ([`Game::sow_legal`], [`Game::keep_sown`]), and a finished game is
+/// reset at once.
 fn step_run(
     slots: &mut [Slot],
     rngs: &mut [ChaCha8Rng],
@@ -162,27 +163,21 @@ fn step_run(
         truncated,
         finals,
     } = rows;
-    // The games are stepped a block at a time: first every child of the
-    // block is sown and the slot of its game's record that `play_child`
-    // writes is prefetched, then the children are played. Each game's
-    // record is cold by its next move (4,096 games' records do not fit in
-    // cache), and that one store was a third of a step (issue 40).
-    let mut children = Vec::with_capacity(BLOCK);
+    // The games are stepped a block at a time: first each game of the block
+    // sows its move in place ([`Game::sow_legal`], which prefetches the
+    // slot of the game's record that the move writes), then each keeps its
+    // move ([`Game::keep_sown`]). Each game's record is cold by its next
+    // move (4,096 games' records do not fit in cache), and that one store
+    // was a third of a step (issue 40).
+    let mut sown = Vec::with_capacity(BLOCK);
     for start in (0..slots.len()).step_by(BLOCK) {
         let end = (start + BLOCK).min(slots.len());
-        for (slot, &action) in slots[start..end].iter().zip(&actions[start..end]) {
-            let mv = move_of_action(action as u32);
-            let (next, effect) = slot
-                .game
-                .position()
-                .play_unchecked(rules, mv)
-                .expect("a legal move ends");
-            slot.game.prefetch_child(&next);
-            children.push((mv, next, effect));
+        for (slot, &action) in slots[start..end].iter_mut().zip(&actions[start..end]) {
+            sown.push(slot.game.sow_legal(move_of_action(action as u32)));
         }
-        for (i, (mv, next, effect)) in (start..end).zip(children.drain(..)) {
+        for (i, sown) in (start..end).zip(sown.drain(..)) {
             let (slot, rng) = (&mut slots[i], &mut rngs[i]);
-            slot.game.play_child(mv, next, effect);
+            slot.game.keep_sown(sown);
             let (mut reward, mut term, mut trunc, mut fin) = ([0.0f32; 2], false, false, [0u8; 2]);
             if let Some(outcome) = slot.game.outcome() {
                 if let Some(winner) = outcome.winner {
@@ -211,9 +206,9 @@ fn step_run(
     }
 }
 
-/// Games sown ahead of being played in [`step_run`]: enough for the
-/// prefetches to land, few enough that the lines stay in the first-level
-/// cache.
+/// Games sown ahead of keeping their moves in [`step_run`]: enough for
+/// the prefetches to land, few enough that the lines stay in the
+/// first-level cache.
 const BLOCK: usize = 16;
 
 /// As [`step_run`], split into runs of at least `min` games stepped on
