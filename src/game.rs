@@ -345,9 +345,14 @@ impl Game {
     /// apart, so that each record's cache line arrives while the other
     /// games are sown (issue 40).
     ///
+    /// The move must be legal: that is checked in debug builds only (the
+    /// caller has checked it, as a batch checks every action against its
+    /// mask); a release build sows what it is given, and a move that is not
+    /// legal makes a game the rules did not play. A [`Sown`] must go back to
+    /// the game that made it.
+    ///
     /// # Panics
-    /// If the game is over or `mv` is not legal (a sowing that never ends
-    /// leaves the position unspecified).
+    /// If the game is over, or the sowing never ends.
     #[inline]
     pub fn sow_legal(&mut self, mv: Move) -> Sown {
         assert!(!self.is_over(), "sow_legal on a finished game");

@@ -443,7 +443,11 @@ fn execute(
             stop.store(true, Ordering::SeqCst);
             break;
         }
-        for game in played?.into_iter().flatten() {
+        let played = played?;
+        // Every row written was finished before a check that found every
+        // mapped table as verified (as the runner checks).
+        hoyito::solver::mapped_files::check_unchanged()?;
+        for game in played.into_iter().flatten() {
             let (mut games, mut moves, mut metrics) = (Vec::new(), Vec::new(), Vec::new());
             match game.columns {
                 Some(columns) => {

@@ -106,8 +106,17 @@ impl TablebaseAgent {
     }
 }
 
-/// Tables built (or refused) in this process, by variant, holes and largest layer.
-type Cache = Mutex<HashMap<(Variant, u8, u32), Result<Arc<Tablebase>, TablebaseAgentError>>>;
+/// Tables built (or refused) in this process, by variant, holes, largest
+/// layer and the directory they are mapped from (`None`: built in memory).
+type Cache = Mutex<
+    HashMap<(Variant, u8, u32, Option<PathBuf>), Result<Arc<Tablebase>, TablebaseAgentError>>,
+>;
+
+/// The process's tables ([`Cache`]).
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(Cache::default)
+}
 
 /// The largest layer the tables need for games under `rules` on a board now
 /// holding `seeds` seeds: captures only remove seeds, so no game holds more
@@ -128,9 +137,10 @@ pub fn shared_tables(
 }
 
 /// [`shared_tables`] for positions of up to `seeds` seeds (more than the
-/// board's when a game starts from a given position), loaded from `dir`
-/// where its files are there and saved there when built. The first caller in
-/// the process decides where the tables come from; they are the same tables.
+/// board's when a game starts from a given position), mapped from the files
+/// in `dir` where they are there and saved there when built. Each directory
+/// (as written) and `None` have tables of their own: an agent asked to map
+/// a directory's files maps them, whoever asked first.
 pub fn shared_tables_in(
     rules: &Rules,
     max_seeds: u32,
@@ -149,13 +159,11 @@ fn tables_up_to(
     if rules.last_four != LastFour::Capturer || rules.stall.leftover != Leftover::None {
         return Ok(None);
     }
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let mut cache = CACHE
-        .get_or_init(Cache::default)
+    let mut cache = cache()
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     cache
-        .entry((rules.variant, rules.holes, top))
+        .entry((rules.variant, rules.holes, top, dir.map(Path::to_path_buf)))
         .or_insert_with(|| {
             build_tables(rules, top, dir).map_err(|cause| TablebaseAgentError {
                 variant: rules.variant,
@@ -256,6 +264,14 @@ mod tests {
             .expect("a valid board")
     }
 
+    /// The tables the process holds for `rules` up to `top` from `dir`,
+    /// without making any.
+    fn held(rules: &Rules, top: u32, dir: Option<&Path>) -> Option<Arc<Tablebase>> {
+        let cache = cache().lock().unwrap_or_else(|p| p.into_inner());
+        let key = (rules.variant, rules.holes, top, dir.map(Path::to_path_buf));
+        cache.get(&key).and_then(|held| held.clone().ok())
+    }
+
     #[test]
     fn a_tablebase_agent_with_a_tables_dir_maps_the_files_there() {
         let dir = tempfile::tempdir().expect("a scratch directory");
@@ -265,24 +281,26 @@ mod tests {
                 .ensure(k, Some(dir.path()), &|_| {})
                 .expect("built and saved");
         }
+        // Tables of the same board in memory first: the agent's directory
+        // still gets its own, mapped from the files.
+        let in_memory = shared_tables_in(&rules(), 7, 0, None)
+            .expect("built")
+            .expect("tables hold under the default options");
+        assert!(in_memory.mapped_from(4).is_none());
         let text = format!("tablebase:max_seeds=7,tables={}", dir.path().display());
         let named = parse_agent_text(&text, &Roster::default()).expect("a valid agent");
         assert!(named.spec.to_string().contains("tables="), "{}", named.spec);
-        prepare_tables(&named.spec, &rules()).expect("the files are there");
+        assert!(held(&rules(), 7, Some(dir.path())).is_none());
+        // The agent itself opens them (no `prepare_tables` first).
         let mut agent = named.spec.build();
-        let game = Game::new(rules());
-        agent.new_game(game.rules());
-        let shared = shared_tables_in(&rules(), 7, 0, None)
-            .expect("opened")
-            .expect("tables hold under the default options");
-        for k in 0..=7 {
-            if !shared.has_layer(k) {
-                continue;
-            }
-            let path = shared.mapped_from(k).expect("mapped, not built");
+        agent.new_game(&rules());
+        let mapped = held(&rules(), 7, Some(dir.path())).expect("the agent's tables");
+        for k in (0..=7).filter(|&k| mapped.has_layer(k)) {
+            let path = mapped.mapped_from(k).expect("mapped, not built");
             assert!(path.starts_with(dir.path()), "{}", path.display());
-            assert_eq!(shared.layer(k), built.layer(k));
+            assert_eq!(mapped.layer(k), built.layer(k));
         }
-        assert!(shared.mapped_from(4).is_some());
+        assert!(mapped.mapped_from(4).is_some());
+        prepare_tables(&named.spec, &rules()).expect("the same tables");
     }
 }

@@ -13,15 +13,20 @@
 //!   and exits with status 1 (the run resumes from its last whole row, as
 //!   after `kill -9`). A `SIGBUS` anywhere else goes to the handler that was
 //!   there before (Rust's own, or the default).
-//! - **rewritten with other bytes of the same length**: no signal, only
-//!   other values. [`check_unchanged`] compares each file's size, change
-//!   time and modification time (`fstat` on the descriptor kept open, so it
-//!   is the mapped file that is looked at, not a new one at the same path)
-//!   with those taken before its checksum was verified; a file whose stamp
-//!   moved has its checksum verified again over the mapping, and one that
-//!   fails is an error naming it. A run calls it before it writes each
-//!   chunk of rows, so every row written was finished before a check that
-//!   found every table as verified.
+//! - **written to in place** (other bytes of the same length: no signal,
+//!   only other values): [`check_unchanged`] compares each file's size,
+//!   modification time and change time (`fstat` on the descriptor kept
+//!   open, so it is the mapped file that is looked at, not a new one at the
+//!   same path) with those taken before its checksum was verified. Any
+//!   write since then is an error naming the file, even one that put the
+//!   same bytes back (values read in between cannot be vouched for). The
+//!   one change let through is the file's last name going (a rename over
+//!   it, a removal: its size and modification time unchanged, no link
+//!   left), which leaves the mapping as it was. A run (`hoyito run`,
+//!   `hoyito match`, the Python package's `hoyito.run`/`hoyito.match`)
+//!   calls it before it writes each chunk of rows, so every row written was
+//!   finished before a check that found every table as verified; commands
+//!   that write no rows (`accuracy`, `best`, `hoyito.Tables`) do not check.
 
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
@@ -34,8 +39,8 @@ use thiserror::Error;
 /// A mapped table file whose contents are no longer the ones verified.
 #[derive(Debug, Clone, Error)]
 #[error(
-    "the table file {} was changed in place while this process had it mapped \
-     (its checksum no longer matches): no value read from it after the change is used; \
+    "the table file {} was written to in place while this process had it mapped: \
+     no game that might have read it after the change is recorded; \
      restore the tables (`hoyito solve --tables DIR` rebuilds them; replace a table \
      by writing a new file and renaming it over the old one) and run again",
     path.display()
@@ -51,6 +56,7 @@ struct Stamp {
     len: u64,
     mtime: (i64, i64),
     ctime: (i64, i64),
+    links: u64,
 }
 
 impl Stamp {
@@ -60,12 +66,10 @@ impl Stamp {
             len: meta.len(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
+            links: meta.nlink(),
         })
     }
 }
-
-/// Whether mapped bytes are still the verified table (its checksum).
-pub type Verify = fn(&[u8]) -> bool;
 
 /// One watched mapping.
 struct Watched {
@@ -73,11 +77,6 @@ struct Watched {
     file: File,
     path: PathBuf,
     stamp: Stamp,
-    start: usize,
-    len: usize,
-    /// The first bytes as verified (the header, its checksum included).
-    header: Box<[u8]>,
-    verify: Verify,
 }
 
 static WATCHED: Mutex<Vec<Watched>> = Mutex::new(Vec::new());
@@ -89,8 +88,11 @@ static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
 struct Range {
     start: AtomicUsize,
     end: AtomicUsize,
-    path: AtomicPtr<u8>,
-    path_len: AtomicUsize,
+    /// The path's bytes to print: one pointer to a slice that is never
+    /// freed (a few bytes a table mapped), so that a handler reading a slot
+    /// while another registration takes it prints one path or the other,
+    /// never freed memory or half of each.
+    path: AtomicPtr<&'static [u8]>,
 }
 
 const SLOTS: usize = 1024;
@@ -100,7 +102,6 @@ const FREE: Range = Range {
     start: AtomicUsize::new(0),
     end: AtomicUsize::new(0),
     path: AtomicPtr::new(std::ptr::null_mut()),
-    path_len: AtomicUsize::new(0),
 };
 
 static RANGES: [Range; SLOTS] = [FREE; SLOTS];
@@ -111,8 +112,6 @@ static RANGES: [Range; SLOTS] = [FREE; SLOTS];
 pub struct Registration {
     id: usize,
     slot: Option<usize>,
-    /// The path's bytes the handler prints, freed with the registration.
-    _path: Box<[u8]>,
 }
 
 impl Drop for Registration {
@@ -122,7 +121,6 @@ impl Drop for Registration {
             let range = &RANGES[slot];
             range.start.store(0, Ordering::SeqCst);
             range.end.store(0, Ordering::SeqCst);
-            range.path.store(std::ptr::null_mut(), Ordering::SeqCst);
         }
         watched.retain(|w| w.id != self.id);
     }
@@ -130,21 +128,12 @@ impl Drop for Registration {
 
 /// Watches the mapping of `bytes` from `file` (opened at `path`): call it
 /// after mapping and before verifying the checksum, so that a change during
-/// the verification is seen too. When the file's stamp moves, the mapping
-/// is taken as unchanged only if its first `header_len` bytes (which hold
-/// the checksum) are the ones there now and `verify` accepts the bytes.
-pub fn register(
-    file: File,
-    path: &Path,
-    bytes: &[u8],
-    header_len: usize,
-    verify: Verify,
-) -> std::io::Result<Registration> {
+/// the verification is seen too.
+pub fn register(file: File, path: &Path, bytes: &[u8]) -> std::io::Result<Registration> {
     install_handler();
     let stamp = Stamp::of(&file)?;
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let start = bytes.as_ptr() as usize;
-    let mut shown: Box<[u8]> = path.display().to_string().into_bytes().into_boxed_slice();
     let mut watched = WATCHED.lock().unwrap_or_else(PoisonError::into_inner);
     let slot = (!bytes.is_empty())
         .then(|| {
@@ -154,9 +143,12 @@ pub fn register(
         })
         .flatten();
     if let Some(slot) = slot {
+        let shown: &'static [u8] =
+            Box::leak(path.display().to_string().into_bytes().into_boxed_slice());
         let range = &RANGES[slot];
-        range.path.store(shown.as_mut_ptr(), Ordering::SeqCst);
-        range.path_len.store(shown.len(), Ordering::SeqCst);
+        range
+            .path
+            .store(Box::leak(Box::new(shown)), Ordering::SeqCst);
         range.end.store(start + bytes.len(), Ordering::SeqCst);
         range.start.store(start, Ordering::SeqCst);
     }
@@ -165,42 +157,26 @@ pub fn register(
         file,
         path: path.to_path_buf(),
         stamp,
-        start,
-        len: bytes.len(),
-        header: bytes[..header_len.min(bytes.len())].into(),
-        verify,
     });
-    Ok(Registration {
-        id,
-        slot,
-        _path: shown,
-    })
+    Ok(Registration { id, slot })
 }
 
 /// Checks every mapped table file of the process: `Err` names the first
-/// whose contents are no longer the ones verified. Cheap when nothing
-/// changed (one `fstat` a file); a file whose size or times moved has its
-/// header compared and its checksum verified again (a rename over it, or
-/// the same bytes written again, passes).
+/// written to since it was mapped and verified. One `fstat` a file.
 pub fn check_unchanged() -> Result<(), TableChanged> {
     let mut watched = WATCHED.lock().unwrap_or_else(PoisonError::into_inner);
     for w in watched.iter_mut() {
-        let now = Stamp::of(&w.file);
-        if now.as_ref().is_ok_and(|now| *now == w.stamp) {
-            continue;
-        }
         let changed = || TableChanged {
             path: w.path.clone(),
         };
-        let now = now.map_err(|_| changed())?;
-        if now.len != w.len as u64 {
-            return Err(changed());
+        let now = Stamp::of(&w.file).map_err(|_| changed())?;
+        if now == w.stamp {
+            continue;
         }
-        // SAFETY: the mapping is alive while it is registered (the
-        // registration is dropped before it is unmapped), and its length
-        // equals the file's, so no page of it is lost.
-        let bytes = unsafe { std::slice::from_raw_parts(w.start as *const u8, w.len) };
-        if !bytes.starts_with(&w.header) || !(w.verify)(bytes) {
+        // Its last name gone (renamed over, removed): the contents, which
+        // the mapping keeps, are untouched.
+        let unlinked = now.links == 0 && now.len == w.stamp.len && now.mtime == w.stamp.mtime;
+        if !unlinked {
             return Err(changed());
         }
         w.stamp = now;
@@ -256,9 +232,8 @@ extern "C" fn on_sigbus(
         let path = range.path.load(Ordering::SeqCst);
         say(b"hoyito: the table file ");
         if !path.is_null() {
-            // SAFETY: the registration owns these bytes until it clears the
-            // slot, and the mapping faulting now is still registered.
-            say(unsafe { std::slice::from_raw_parts(path, range.path_len.load(Ordering::SeqCst)) });
+            // SAFETY: the pointer is to a leaked `&'static [u8]`, never freed.
+            say(unsafe { *path });
         }
         say(b" was truncated while this process had it mapped, so its values are gone: \
               stopping before any value is read from it. Restore the tables (`hoyito solve --tables DIR` \

@@ -543,8 +543,7 @@ struct WatchedMap {
     map: Mmap,
 }
 
-/// Whether mapped table bytes still hold their checksum: what
-/// [`mapped_files::check_unchanged`] asks of a file whose stamp moved.
+/// Whether table bytes (header and values) hold their checksum.
 fn checksum_holds(bytes: &[u8]) -> bool {
     bytes.len() >= HEADER_LEN
         && checksum(&bytes[..32], as_values(&bytes[HEADER_LEN..])) == header_word(bytes, 32)
@@ -595,8 +594,7 @@ pub fn map(path: &Path, key: TableKey) -> Result<MappedLayer, TableError> {
     let map = unsafe { Mmap::map(&file) }.map_err(read_err)?;
     // Watched before the checksum is verified: a change while it is read
     // moves the file's stamp, and the next check verifies it again.
-    let watch =
-        mapped_files::register(file, path, &map, HEADER_LEN, checksum_holds).map_err(read_err)?;
+    let watch = mapped_files::register(file, path, &map).map_err(read_err)?;
     let mapped_len = map.len() as u64;
     check_header(&map[..HEADER_LEN.min(map.len())], mapped_len, key)
         .map_err(|d| damaged(path, key, d))?;

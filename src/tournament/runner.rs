@@ -105,9 +105,10 @@ struct Chunk {
     csv_ends: Vec<usize>,
     /// Each game's id.
     ids: Vec<u64>,
-    /// Every game's moves one after the other; empty when moves are not
-    /// recorded. The writer formats them (`moves.csv`), not the worker: with
-    /// one worker the writer's core is otherwise idle (issue 37).
+    /// Every game's moves one after the other: always outside rounds (the
+    /// writer hashes them for the rows), in a run in rounds only when moves
+    /// are recorded. The writer formats them (`moves.csv`), not the worker:
+    /// with one worker the writer's core is otherwise idle (issue 37).
     moves: Vec<Move>,
     /// The end of each game's moves in `moves`.
     moves_ends: Vec<usize>,
@@ -134,9 +135,9 @@ struct Played {
 }
 
 impl Chunk {
-    /// Games played.
+    /// Games played (every one has its id, rows made or not).
     fn games(&self) -> usize {
-        self.csv_ends.len()
+        self.ids.len()
     }
 
     /// No game, its buffers' room kept.
@@ -473,9 +474,11 @@ struct ChunkOptions {
     interrupt: Option<&'static AtomicBool>,
 }
 
-/// Plays one chunk of games (runs of consecutive ids) and formats their rows (and their
-/// moves rows when `record_moves`). When the interrupt flag is set it stops
-/// between games and returns the games played so far, marked incomplete.
+/// Plays one chunk of games (runs of consecutive ids) and keeps what their
+/// rows need: the writer makes them ([`Chunk::make_rows`]), but in a run in
+/// rounds, whose rows the match's memory makes here. When the interrupt flag
+/// is set it stops between games and returns the games played so far,
+/// marked incomplete.
 fn play_chunk(
     work: Work<'_>,
     runs: &[Range<u64>],
