@@ -146,9 +146,9 @@ impl MovesHash {
     }
 }
 
-/// [`MovesHash::of_moves`] taken move by move as a game is played. FNV-1a is
-/// one long chain of multiplications; fed a move at a time during play, the
-/// processor runs it beside the sowing instead of after the game.
+/// [`MovesHash::of_moves`] taken move by move, for a caller that has the
+/// moves one at a time (a run hashes a game's moves on its writer thread,
+/// from the moves the worker hands over).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MovesHasher {
     hash: u64,

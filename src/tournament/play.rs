@@ -227,35 +227,13 @@ pub fn fill_row(
     lineup: &Lineup,
     game: &Game,
 ) {
-    let hash = MovesHash::of_moves(game.moves());
-    fill_row_hashed(row, scheduled, random_plies, lineup, game, hash);
-}
-
-/// As [`fill_row`], with the game's moves hash already taken (by a
-/// [`super::MovesHasher`] fed during play).
-pub fn fill_row_hashed(
-    row: &mut GameRow,
-    scheduled: &ScheduledGame,
-    random_plies: u32,
-    lineup: &Lineup,
-    game: &Game,
-    moves_hash: MovesHash,
-) {
     let outcome = game.outcome().expect("play_game plays to the end");
-    fill_row_from(
-        row,
-        scheduled,
-        random_plies,
-        lineup,
-        game.moves(),
-        &outcome,
-        moves_hash,
-    );
+    fill_row_from(row, scheduled, random_plies, lineup, game.moves(), &outcome);
 }
 
-/// As [`fill_row_hashed`], from what the row needs of a finished game: its
-/// moves and its outcome (so that the game itself need not be kept until
-/// its row is written).
+/// As [`fill_row`], from what the row needs of a finished game: its moves
+/// (hashed here) and its outcome, so that the game itself need not be kept
+/// until its row is written.
 pub fn fill_row_from(
     row: &mut GameRow,
     scheduled: &ScheduledGame,
@@ -263,9 +241,7 @@ pub fn fill_row_from(
     lineup: &Lineup,
     moves: &[Move],
     outcome: &Outcome,
-    moves_hash: MovesHash,
 ) {
-    debug_assert_eq!(moves_hash, MovesHash::of_moves(moves));
     row.game_id = scheduled.game_id;
     row.pair_id = scheduled.pair_id;
     row.variant = scheduled.rules.variant;
@@ -288,7 +264,7 @@ pub fn fill_row_from(
     row.north_captures = outcome.scores.north;
     row.plies = outcome.plies;
     row.ending = outcome.ending;
-    row.moves_hash = moves_hash;
+    row.moves_hash = MovesHash::of_moves(moves);
 }
 
 /// A row to be filled by [`fill_row`].

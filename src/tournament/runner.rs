@@ -26,7 +26,7 @@ use thiserror::Error;
 use super::adjudication::Adjudicator;
 use super::lineup::Lineup;
 use super::match_rounds::MatchMemory;
-use super::play::{empty_row, fill_row_from, fill_row_hashed, play_measured, GameFailure};
+use super::play::{empty_row, fill_row, fill_row_from, play_measured, GameFailure};
 use super::round_row::RoundColumns;
 use super::schedule::{Schedule, ScheduledGame};
 use super::shard::GameIds;
@@ -35,7 +35,6 @@ use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
 use crate::moves::Move;
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
-use crate::records::moves_hash::MovesHash;
 use crate::solver::mapped_files::{self, TableChanged};
 
 /// A run that stopped.
@@ -168,7 +167,6 @@ impl Chunk {
         for (played, &end) in self.played.iter().zip(&self.moves_ends) {
             let moves = &self.moves[start..end];
             start = end;
-            let hash = MovesHash::of_moves(moves);
             fill_row_from(
                 &mut row,
                 &played.scheduled,
@@ -176,7 +174,6 @@ impl Chunk {
                 lineup,
                 moves,
                 &played.outcome,
-                hash,
             );
             row.push_csv(&mut self.csv);
             self.csv_ends.push(self.csv.len());
@@ -488,7 +485,7 @@ fn play_chunk(
     let games = runs.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
     let spare = spares.lock().unwrap_or_else(PoisonError::into_inner).pop();
     let mut chunk = spare.unwrap_or_else(|| Chunk {
-        csv: Vec::new(),
+        csv: Vec::with_capacity(112 * games),
         csv_ends: Vec::with_capacity(games),
         ids: Vec::with_capacity(games),
         moves: Vec::with_capacity(110 * games),
@@ -499,10 +496,6 @@ fn play_chunk(
         complete: true,
         times: BlockTimes::default(),
     });
-    let mut csv = std::mem::take(&mut chunk.csv);
-    if csv.capacity() == 0 {
-        csv.reserve(112 * games);
-    }
     let mut recorder = MeasureRecorder::new();
     let mut row = empty_row();
     let in_rounds = work.schedule.match_rounds() > 1;
@@ -513,7 +506,7 @@ fn play_chunk(
             .has_headers(false)
             .from_writer(Vec::new())
     });
-    // Bytes of `round_writer` already copied to `csv`.
+    // Bytes of `round_writer` already copied to the chunk's `csv`.
     let mut round_bytes = 0;
     let mut matches = MatchMemory::new();
     let first = runs.first().map_or(0, |r| r.start);
@@ -545,24 +538,18 @@ fn play_chunk(
         chunk.ids.push(id);
         let outcome = game.outcome().expect("a played game is over");
         if let Some(writer) = round_writer.as_mut() {
-            let hash = MovesHash::of_moves(game.moves());
-            fill_row_hashed(
-                &mut row,
-                &scheduled,
-                opening.plies(),
-                work.lineup,
-                &game,
-                hash,
-            );
+            fill_row(&mut row, &scheduled, opening.plies(), work.lineup, &game);
             matches.record(work.schedule, &scheduled, outcome);
             let columns = RoundColumns::of(&scheduled, &game);
             writer
                 .serialize((&row, columns))
                 .expect("a row serialises to memory");
             writer.flush().expect("flushing to memory cannot fail");
-            csv.extend_from_slice(&writer.get_ref()[round_bytes..]);
+            chunk
+                .csv
+                .extend_from_slice(&writer.get_ref()[round_bytes..]);
             round_bytes = writer.get_ref().len();
-            chunk.csv_ends.push(csv.len());
+            chunk.csv_ends.push(chunk.csv.len());
             if options.keep_rows {
                 chunk.rows.push(row.clone());
             }
@@ -580,14 +567,12 @@ fn play_chunk(
         }
         chunk.moves_ends.push(chunk.moves.len());
         if options.record_metrics {
-            let winner = game.outcome().and_then(|o| o.winner);
-            chunk.measures.push(recorder.finish(winner));
+            chunk.measures.push(recorder.finish(outcome.winner));
         }
     }
     chunk
         .times
         .add(block_start.0, block_start.1, block_start.2.elapsed());
-    chunk.csv = csv;
     Ok(chunk)
 }
 
