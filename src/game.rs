@@ -115,7 +115,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(scores: BySide<u8>, ending: Ending, plies: u32) -> Outcome {
+    pub(crate) fn new(scores: BySide<u8>, ending: Ending, plies: u32) -> Outcome {
         let winner = match scores.south.cmp(&scores.north) {
             std::cmp::Ordering::Greater => Some(Side::South),
             std::cmp::Ordering::Less => Some(Side::North),

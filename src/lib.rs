@@ -8,6 +8,7 @@
 
 mod agent;
 mod agents;
+pub mod batch;
 pub mod bench;
 mod bits;
 mod board_key;

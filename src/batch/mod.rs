@@ -1,0 +1,710 @@
+//! `n` games of one rules stepped together, for learners that want millions
+//! of plies a second: the engine of Python's `hoyito.VectorGame` (issue 40),
+//! usable from Rust as well.
+//!
+//! A [`Game`](crate::Game) keeps what a harness needs of every game (its
+//! moves, a record of 2 KB, the board's key), and 4,096 of them do not fit
+//! in cache: each step found every game cold. A batch keeps only what the
+//! rules need: the position (moved by the engine's own [`Position`] moves,
+//! so every rule of sowing, capture, turn and end is the engine's), the
+//! plies, the positions since the last capture for the stall rules
+//! ([`stretch`]), and the legal actions of the position, which a step must
+//! return for every game and which are decided for a block of games at once
+//! ([`lanes`]). Its games are checked against [`Game`](crate::Game) move by
+//! move (`the_batch_plays_the_games_that_game_plays`).
+//!
+//! A finished game (ended by the rules, or truncated at `max_plies`) is
+//! replaced at once by a new one (automatic reset): the rows written for it
+//! describe the new game, and its final captures the one that ended. Each
+//! game draws its openings from its own generator, seeded from the master
+//! seed and the game's index, so a batch plays the same games whatever the
+//! thread count.
+
+mod lanes;
+mod observation;
+mod stretch;
+
+pub use observation::{
+    observation_len, write_action_mask, write_observation, write_observation_from,
+};
+
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use crate::game::{stalled_scores, Ending, Outcome};
+use crate::moves::Move;
+use crate::position::{MoveEffect, Position};
+use crate::rules::Rules;
+use crate::seeding::{game_seed, rng_from_seed};
+use lanes::{LegalLanes, BLOCK};
+use stretch::Stretch;
+
+/// An action the batch cannot play.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BatchError {
+    /// Not one action per game.
+    #[error("{given} actions for {games} games")]
+    Count {
+        /// Actions given.
+        given: usize,
+        /// Games in the batch.
+        games: usize,
+    },
+    /// An action that is not legal in its game.
+    #[error("game {game}: action {action} is not legal in {position}: legal actions are {legal}")]
+    Illegal {
+        /// The game's index.
+        game: usize,
+        /// The action given.
+        action: i64,
+        /// The game's position, in notation.
+        position: String,
+        /// Its legal actions, comma-separated.
+        legal: String,
+    },
+}
+
+/// Where a step writes each game's row (game `i` at rows `i`): the
+/// observation ([`observation_len`] a game), the action mask (`holes + 1`
+/// a game), the rewards of South and North (+1 win, -1 loss, 0 otherwise)
+/// and the final captures of a game that ended at this step (2 a game,
+/// zeros for the others), and whether the game ended (`terminated`) or was
+/// cut at `max_plies` (`truncated`).
+#[derive(Debug)]
+pub struct StepRows<'a> {
+    /// `n * observation_len(holes)`.
+    pub observations: &'a mut [f32],
+    /// `n * (holes + 1)`.
+    pub masks: &'a mut [bool],
+    /// `n * 2`.
+    pub rewards: &'a mut [f32],
+    /// `n`.
+    pub terminated: &'a mut [bool],
+    /// `n`.
+    pub truncated: &'a mut [bool],
+    /// `n * 2`.
+    pub final_captures: &'a mut [u8],
+}
+
+impl<'a> StepRows<'a> {
+    /// The rows of the first `k` games and the others'.
+    fn split_at(self, k: usize, w: usize, m: usize) -> (StepRows<'a>, StepRows<'a>) {
+        let (o1, o2) = self.observations.split_at_mut(k * w);
+        let (m1, m2) = self.masks.split_at_mut(k * m);
+        let (r1, r2) = self.rewards.split_at_mut(2 * k);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (f1, f2) = self.final_captures.split_at_mut(2 * k);
+        (
+            StepRows {
+                observations: o1,
+                masks: m1,
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                final_captures: f1,
+            },
+            StepRows {
+                observations: o2,
+                masks: m2,
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                final_captures: f2,
+            },
+        )
+    }
+}
+
+/// The settings every game of a batch shares.
+#[derive(Debug, Clone, Copy)]
+struct Setup {
+    rules: Rules,
+    opening_plies: u32,
+    max_plies: u32,
+}
+
+/// One game of the batch. The position comes first in a slot of whole
+/// cache lines: the sowing's 32-byte loads and stores of its board then
+/// never straddle two lines.
+#[derive(Debug, Clone)]
+#[repr(C, align(64))]
+struct Slot {
+    position: Position,
+    plies: u32,
+    /// The legal actions: bit 0 the pass, bit `k` the hole `k`.
+    legal: u32,
+    stretch: Stretch,
+}
+
+impl Slot {
+    /// A game at the start position, its legal actions not yet decided.
+    fn new(rules: &Rules) -> Slot {
+        let position = Position::start(rules);
+        Slot {
+            position,
+            plies: 0,
+            legal: 0,
+            stretch: Stretch::new(&position),
+        }
+    }
+
+    /// A new game after `opening_plies` uniformly random plies drawn with
+    /// `rng` (again if the opening ends the game), as
+    /// [`Game::play_random`](crate::Game::play_random) draws them.
+    fn restart(&mut self, setup: &Setup, rng: &mut ChaCha8Rng) {
+        'opening: loop {
+            self.position = Position::start(&setup.rules);
+            self.plies = 0;
+            self.stretch.restart(&self.position);
+            for _ in 0..setup.opening_plies {
+                let mask = self.position.nonempty_mask();
+                let (mv, effect) = self.position.play_random_in_place(&setup.rules, mask, rng);
+                if self.keep(&setup.rules, mv, effect).is_some() {
+                    continue 'opening;
+                }
+            }
+            return;
+        }
+    }
+
+    /// Keeps `mv`, just played in the slot's position with `effect`: the
+    /// ply, the positions since the last capture, and the end and stall
+    /// rules, as [`Game`](crate::Game) keeps them; the outcome if the game
+    /// ended.
+    #[inline]
+    fn keep(&mut self, rules: &Rules, mv: Move, effect: MoveEffect) -> Option<Outcome> {
+        self.plies += 1;
+        if effect.game_over {
+            return Some(Outcome::new(
+                self.position.captures(),
+                Ending::Normal,
+                self.plies,
+            ));
+        }
+        if effect.captured > 0 {
+            self.stretch.restart(&self.position);
+            return None;
+        }
+        let seen = self.stretch.record(&self.position, mv, rules);
+        let stall = rules.stall;
+        let ending = if stall.repetitions > 0 && seen >= stall.repetitions {
+            Ending::Repetition
+        } else if stall.no_capture_limit > 0 && self.stretch.len() as u32 > stall.no_capture_limit {
+            Ending::NoCaptureLimit
+        } else {
+            return None;
+        };
+        Some(Outcome::new(
+            stalled_scores(&self.position, stall.leftover),
+            ending,
+            self.plies,
+        ))
+    }
+}
+
+/// `n` games of one rules stepped together.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    setup: Setup,
+    seed: u64,
+    slots: Vec<Slot>,
+    /// Each game's generator of openings, apart from the games: only a
+    /// reset reads it.
+    rngs: Vec<ChaCha8Rng>,
+    /// The calling thread's lanes (a pool's threads make their own).
+    lanes: LegalLanes,
+}
+
+impl Batch {
+    /// `n` games of `rules` (at least one), their openings seeded by
+    /// `seed`: each new game starts after `opening_plies` uniformly random
+    /// plies; `max_plies` (0: none) cuts a game that long.
+    ///
+    /// # Panics
+    /// If `n` is 0.
+    pub fn new(rules: Rules, n: usize, seed: u64, opening_plies: u32, max_plies: u32) -> Batch {
+        assert!(n > 0, "a batch needs at least one game");
+        let mut batch = Batch {
+            setup: Setup {
+                rules,
+                opening_plies,
+                max_plies,
+            },
+            seed,
+            slots: vec![Slot::new(&rules); n],
+            rngs: Vec::new(),
+            lanes: LegalLanes::new(&rules),
+        };
+        batch.reset(seed);
+        batch
+    }
+
+    /// Starts every game afresh, with `seed` as the master seed.
+    pub fn reset(&mut self, seed: u64) {
+        self.seed = seed;
+        let setup = self.setup;
+        let parallel = rayon::current_thread_index().is_some();
+        let make = |i: usize| {
+            let mut rng = rng_from_seed(game_seed(seed, i as u64));
+            let mut slot = Slot::new(&setup.rules);
+            slot.restart(&setup, &mut rng);
+            (slot, rng)
+        };
+        let n = self.slots.len();
+        (self.slots, self.rngs) = if parallel {
+            use rayon::prelude::*;
+            (0..n).into_par_iter().map(make).unzip()
+        } else {
+            (0..n).map(make).unzip()
+        };
+        let mut legal = [0u32; BLOCK];
+        for block in self.slots.chunks_mut(BLOCK) {
+            self.lanes
+                .decide(block.iter().map(|s| &s.position), &mut legal);
+            for (slot, &actions) in block.iter_mut().zip(&legal) {
+                slot.legal = actions;
+            }
+        }
+    }
+
+    /// The master seed of the games' openings.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The rules of every game.
+    pub fn rules(&self) -> &Rules {
+        &self.setup.rules
+    }
+
+    /// Games in the batch.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always false: a batch has at least one game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Game `i`'s position.
+    pub fn position(&self, i: usize) -> &Position {
+        &self.slots[i].position
+    }
+
+    /// Game `i`'s plies since it (re)started, its opening included.
+    pub fn plies(&self, i: usize) -> u32 {
+        self.slots[i].plies
+    }
+
+    /// Game `i`'s legal actions as bits: bit 0 the pass, bit `k` the hole `k`.
+    pub fn legal_actions(&self, i: usize) -> u32 {
+        self.slots[i].legal
+    }
+
+    /// Writes every game's observation and mask (`observations`:
+    /// [`observation_len`] a game; `masks`: `holes + 1` a game).
+    pub fn observe(&self, observations: &mut [f32], masks: &mut [bool]) {
+        let holes = usize::from(self.setup.rules.holes);
+        let (w, m) = (observation_len(holes), holes + 1);
+        for ((slot, o), k) in self
+            .slots
+            .iter()
+            .zip(observations.chunks_exact_mut(w))
+            .zip(masks.chunks_exact_mut(m))
+        {
+            write_observation(&slot.position, o);
+            write_action_mask(slot.legal, k);
+        }
+    }
+
+    /// Whether every action is legal in its game (`actions[i]` for game
+    /// `i`: 0 the pass, `k` the hole `k`); else the error naming the first
+    /// game where it is not, and that game's legal actions.
+    pub fn check(&self, actions: &[i64]) -> Result<(), BatchError> {
+        if actions.len() != self.slots.len() {
+            return Err(BatchError::Count {
+                given: actions.len(),
+                games: self.slots.len(),
+            });
+        }
+        for (game, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if (0..32).contains(&action) && slot.legal >> action & 1 == 1 {
+                continue;
+            }
+            let legal: Vec<String> = (0..32u32)
+                .filter(|k| slot.legal >> k & 1 == 1)
+                .map(|k| k.to_string())
+                .collect();
+            return Err(BatchError::Illegal {
+                game,
+                action,
+                position: slot.position.to_string(),
+                legal: legal.join(", "),
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays `actions[i]` in game `i` (every action checked first: an
+    /// illegal one leaves the batch as it was) and writes every game's row
+    /// into `rows`. On a rayon pool's thread the games are split across the
+    /// pool; elsewhere the calling thread steps them all.
+    ///
+    /// # Panics
+    /// If a slice of `rows` has not the length [`StepRows`] gives.
+    pub fn step(&mut self, actions: &[i64], rows: StepRows<'_>) -> Result<(), BatchError> {
+        self.check(actions)?;
+        let n = self.slots.len();
+        let holes = usize::from(self.setup.rules.holes);
+        let (w, m) = (observation_len(holes), holes + 1);
+        assert!(
+            rows.observations.len() == n * w
+                && rows.masks.len() == n * m
+                && rows.rewards.len() == 2 * n
+                && rows.terminated.len() == n
+                && rows.truncated.len() == n
+                && rows.final_captures.len() == 2 * n,
+            "the rows of a step of {n} games on 2x{holes}"
+        );
+        let setup = self.setup;
+        let parts = match rayon::current_thread_index() {
+            Some(_) => 4 * rayon::current_num_threads(),
+            None => 1,
+        };
+        if parts == 1 {
+            step_run(
+                &mut self.slots,
+                &mut self.rngs,
+                actions,
+                &setup,
+                rows,
+                &mut self.lanes,
+            );
+        } else {
+            // Whole blocks a part, so that the blocks are those of one thread.
+            let per_part = n.div_ceil(parts).div_ceil(BLOCK) * BLOCK;
+            step_parts(
+                &mut self.slots,
+                &mut self.rngs,
+                actions,
+                &setup,
+                rows,
+                per_part,
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Steps the games in parts of `per_part` games, in parallel.
+fn step_parts(
+    slots: &mut [Slot],
+    rngs: &mut [ChaCha8Rng],
+    actions: &[i64],
+    setup: &Setup,
+    rows: StepRows<'_>,
+    per_part: usize,
+) {
+    if slots.len() <= per_part {
+        let mut lanes = LegalLanes::new(&setup.rules);
+        return step_run(slots, rngs, actions, setup, rows, &mut lanes);
+    }
+    let holes = usize::from(setup.rules.holes);
+    let k = (slots.len() / 2).div_ceil(BLOCK) * BLOCK;
+    let (s1, s2) = slots.split_at_mut(k);
+    let (g1, g2) = rngs.split_at_mut(k);
+    let (a1, a2) = actions.split_at(k);
+    let (r1, r2) = rows.split_at(k, observation_len(holes), holes + 1);
+    rayon::join(
+        || step_parts(s1, g1, a1, setup, r1, per_part),
+        || step_parts(s2, g2, a2, setup, r2, per_part),
+    );
+}
+
+/// Steps a run of games with their legal actions, a block at a time: each
+/// game plays its move and keeps it (a finished game restarts at once),
+/// then the block's legal actions are decided together, then its rows are
+/// written.
+fn step_run(
+    slots: &mut [Slot],
+    rngs: &mut [ChaCha8Rng],
+    actions: &[i64],
+    setup: &Setup,
+    rows: StepRows<'_>,
+    lanes: &mut LegalLanes,
+) {
+    let rules = &setup.rules;
+    let holes = usize::from(rules.holes);
+    let (w, m) = (observation_len(holes), holes + 1);
+    let mut legal = [0u32; BLOCK];
+    for (start, block) in (0..slots.len()).step_by(BLOCK).zip(slots.chunks_mut(BLOCK)) {
+        for (j, slot) in block.iter_mut().enumerate() {
+            let i = start + j;
+            let mv = match actions[i] {
+                0 => Move::Pass,
+                k => Move::Sow(k as u8 - 1),
+            };
+            let effect = slot
+                .position
+                .play_unchecked_in_place(rules, mv)
+                .expect("a legal action's sowing ends");
+            let (mut reward, mut terminated, mut truncated, mut finals) =
+                ([0.0f32; 2], false, false, [0u8; 2]);
+            if let Some(outcome) = slot.keep(rules, mv, effect) {
+                if let Some(winner) = outcome.winner {
+                    reward[winner.index()] = 1.0;
+                    reward[winner.opponent().index()] = -1.0;
+                }
+                finals = [outcome.scores.south, outcome.scores.north];
+                terminated = true;
+            } else if setup.max_plies > 0 && slot.plies >= setup.max_plies {
+                let captures = slot.position.captures();
+                finals = [captures.south, captures.north];
+                truncated = true;
+            }
+            if terminated || truncated {
+                slot.restart(setup, &mut rngs[i]);
+            }
+            rows.rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
+            rows.final_captures[2 * i..2 * i + 2].copy_from_slice(&finals);
+            rows.terminated[i] = terminated;
+            rows.truncated[i] = truncated;
+        }
+        lanes.decide(block.iter().map(|s| &s.position), &mut legal);
+        for (j, (slot, &actions)) in block.iter_mut().zip(&legal).enumerate() {
+            let i = start + j;
+            slot.legal = actions;
+            write_observation(&slot.position, &mut rows.observations[i * w..(i + 1) * w]);
+            write_action_mask(actions, &mut rows.masks[i * m..(i + 1) * m]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::{Leftover, Variant};
+
+    /// A step's rows, owned.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Rows {
+        observations: Vec<f32>,
+        masks: Vec<bool>,
+        rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        truncated: Vec<bool>,
+        final_captures: Vec<u8>,
+    }
+
+    impl Rows {
+        fn new(n: usize, holes: usize) -> Rows {
+            Rows {
+                observations: vec![0.0; n * observation_len(holes)],
+                masks: vec![false; n * (holes + 1)],
+                rewards: vec![0.0; 2 * n],
+                terminated: vec![false; n],
+                truncated: vec![false; n],
+                final_captures: vec![0; 2 * n],
+            }
+        }
+
+        fn step(&mut self, batch: &mut Batch, actions: &[i64]) -> Result<(), BatchError> {
+            batch.step(
+                actions,
+                StepRows {
+                    observations: &mut self.observations,
+                    masks: &mut self.masks,
+                    rewards: &mut self.rewards,
+                    terminated: &mut self.terminated,
+                    truncated: &mut self.truncated,
+                    final_captures: &mut self.final_captures,
+                },
+            )
+        }
+    }
+
+    /// A uniformly random legal action of each game.
+    fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng) -> Vec<i64> {
+        (0..batch.len())
+            .map(|i| {
+                let legal = batch.legal_actions(i);
+                let k = rng.random_range(0..legal.count_ones());
+                let mut bits = legal;
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                i64::from(bits.trailing_zeros())
+            })
+            .collect()
+    }
+
+    /// A new game as the batch starts one: `opening` random plies drawn
+    /// by [`Game::play_random`], again if they end the game.
+    fn opened(rules: Rules, opening: u32, rng: &mut ChaCha8Rng) -> Game {
+        loop {
+            let mut game = Game::new(rules);
+            for _ in 0..opening {
+                if game.is_over() {
+                    break;
+                }
+                game.play_random(rng);
+            }
+            if !game.is_over() {
+                return game;
+            }
+        }
+    }
+
+    /// Every game of a batch plays as [`Game`] plays the same moves: the
+    /// same positions, plies, legal actions, observations, endings (stall
+    /// rules and leftover policies included, made common by short limits),
+    /// scores, rewards and truncations, and it restarts with the openings
+    /// its own generator draws; on every variant and board from 2x2 to
+    /// 2x16 (the lanes on II and III up to 2x8, the engine's generation
+    /// beyond).
+    #[test]
+    fn the_batch_plays_the_games_that_game_plays() {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let mut ended = [0usize; 3];
+        for variant in [Variant::I, Variant::Ii, Variant::Iii] {
+            for (holes, seeds) in [
+                (2u32, 4u32),
+                (3, 3),
+                (4, 4),
+                (6, 4),
+                (8, 4),
+                (12, 4),
+                (16, 4),
+            ] {
+                for (limit, repetitions, leftover, opening, max_plies) in [
+                    (200, 3, Leftover::None, 0, 0),
+                    (24, 2, Leftover::OwnSide, 3, 0),
+                    (40, 3, Leftover::Split, 0, 60),
+                ] {
+                    let mut rules = Rules::new(variant).with_board(holes, seeds).unwrap();
+                    rules.stall.no_capture_limit = limit;
+                    rules.stall.repetitions = repetitions;
+                    rules.stall.leftover = leftover;
+                    let n = 70;
+                    let seed = rng.random();
+                    let mut batch = Batch::new(rules, n, seed, opening, max_plies);
+                    let mut openings: Vec<ChaCha8Rng> = (0..n)
+                        .map(|i| rng_from_seed(game_seed(seed, i as u64)))
+                        .collect();
+                    let mut games: Vec<Game> = openings
+                        .iter_mut()
+                        .map(|r| opened(rules, opening, r))
+                        .collect();
+                    let h = holes as usize;
+                    let (w, m) = (observation_len(h), h + 1);
+                    let mut rows = Rows::new(n, h);
+                    for _ in 0..120 {
+                        for (i, game) in games.iter().enumerate() {
+                            assert_eq!(batch.position(i), game.position());
+                            assert_eq!(batch.plies(i), game.plies());
+                            let legal = lanes::engine_actions(game.position(), &rules);
+                            assert_eq!(batch.legal_actions(i), legal, "{}", game.position());
+                        }
+                        let actions = random_actions(&batch, &mut rng);
+                        rows.step(&mut batch, &actions).unwrap();
+                        for (i, game) in games.iter_mut().enumerate() {
+                            game.play(observation_move(actions[i])).unwrap();
+                            let (reward, finals, term, trunc) = match game.outcome() {
+                                Some(outcome) => {
+                                    ended[match outcome.ending {
+                                        Ending::Normal => 0,
+                                        Ending::Repetition => 1,
+                                        _ => 2,
+                                    }] += 1;
+                                    let mut reward = [0.0; 2];
+                                    if let Some(winner) = outcome.winner {
+                                        reward[winner.index()] = 1.0;
+                                        reward[winner.opponent().index()] = -1.0;
+                                    }
+                                    let s = outcome.scores;
+                                    (reward, [s.south, s.north], true, false)
+                                }
+                                None if max_plies > 0 && game.plies() >= max_plies => {
+                                    let c = game.position().captures();
+                                    ([0.0; 2], [c.south, c.north], false, true)
+                                }
+                                None => ([0.0; 2], [0, 0], false, false),
+                            };
+                            assert_eq!(rows.rewards[2 * i..2 * i + 2], reward);
+                            assert_eq!(rows.final_captures[2 * i..2 * i + 2], finals);
+                            assert_eq!((rows.terminated[i], rows.truncated[i]), (term, trunc));
+                            if term || trunc {
+                                *game = opened(rules, opening, &mut openings[i]);
+                            }
+                            let mut obs = vec![0.0; w];
+                            write_observation(game.position(), &mut obs);
+                            assert_eq!(rows.observations[i * w..(i + 1) * w], obs);
+                            let mut mask = vec![false; m];
+                            write_action_mask(
+                                lanes::engine_actions(game.position(), &rules),
+                                &mut mask,
+                            );
+                            assert_eq!(rows.masks[i * m..(i + 1) * m], mask);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            ended.iter().all(|&e| e > 100),
+            "endings normal, repetition, limit: {ended:?}"
+        );
+    }
+
+    fn observation_move(action: i64) -> Move {
+        match action {
+            0 => Move::Pass,
+            k => Move::Sow(k as u8 - 1),
+        }
+    }
+
+    /// The same seed gives the same rows on one thread and on a pool of
+    /// three, and an illegal action (or a wrong count) changes nothing.
+    #[test]
+    fn threads_change_nothing_and_illegal_actions_are_refused() {
+        let rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let n = 1000;
+        let mut one = Batch::new(rules, n, 9, 4, 80);
+        let mut three = pool.install(|| Batch::new(rules, n, 9, 4, 80));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let (mut a, mut b) = (Rows::new(n, 6), Rows::new(n, 6));
+        for _ in 0..150 {
+            let actions = random_actions(&one, &mut rng);
+            a.step(&mut one, &actions).unwrap();
+            pool.install(|| b.step(&mut three, &actions)).unwrap();
+            assert_eq!(a, b);
+        }
+        let before: Vec<Position> = (0..n).map(|i| *one.position(i)).collect();
+        let mut actions = random_actions(&one, &mut rng);
+        let bad = (0..n).find(|&i| one.legal_actions(i) & 1 == 0).unwrap();
+        actions[bad] = 0;
+        let err = a.step(&mut one, &actions).unwrap_err();
+        assert!(
+            matches!(err, BatchError::Illegal { game, action: 0, .. } if game == bad),
+            "{err}"
+        );
+        assert!(err.to_string().contains("legal actions are"), "{err}");
+        assert_eq!(
+            a.step(&mut one, &actions[1..]).unwrap_err(),
+            BatchError::Count {
+                given: n - 1,
+                games: n
+            }
+        );
+        assert!((0..n).all(|i| *one.position(i) == before[i]));
+    }
+}
