@@ -195,15 +195,23 @@ impl PyVectorGame {
         // leaves the batch as it was.
         self.batch.check(actions).map_err(value_error)?;
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
-        let obs = PyArray2::<f32>::zeros(py, [n, w], false);
-        let mask = PyArray2::<bool>::zeros(py, [n, m], false);
-        let rewards = PyArray2::<f32>::zeros(py, [n, 2], false);
-        let terminated = PyArray1::<bool>::zeros(py, n, false);
-        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        // SAFETY: the arrays are made here without their memory being
+        // cleared (a step writes every element of every row, and that
+        // clearing was about 5% of a step at a batch of 4,096), are
+        // contiguous, and are not visible to Python until the step has
+        // written them and this function returns them.
+        let (obs, mask, rewards, terminated, truncated) = unsafe {
+            (
+                PyArray2::<f32>::new(py, [n, w], false),
+                PyArray2::<bool>::new(py, [n, m], false),
+                PyArray2::<f32>::new(py, [n, 2], false),
+                PyArray1::<bool>::new(py, n, false),
+                PyArray1::<bool>::new(py, n, false),
+            )
+        };
         let mut finals = std::mem::take(&mut self.last_final);
         finals.resize(2 * n, 0);
-        // SAFETY: the arrays were just created here, are contiguous and are
-        // not visible to Python until this function returns.
+        // SAFETY: as above.
         let rows = unsafe {
             StepRows {
                 observations: obs.as_slice_mut().expect("contiguous"),

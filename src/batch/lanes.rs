@@ -169,7 +169,6 @@ impl LegalLanes {
         }
         let ended = &mut self.ended[..16 * count];
         ended.fill(0);
-
         // The tables are fixed-size and indexed under masks that keep every
         // index in range, so that the round has no bounds checks; locals,
         // so that they stay in registers while the lanes are written.

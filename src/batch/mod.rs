@@ -132,8 +132,6 @@ struct Setup {
 struct Slot {
     position: Position,
     plies: u32,
-    /// The legal actions: bit 0 the pass, bit `k` the hole `k`.
-    legal: u32,
     stretch: Stretch,
 }
 
@@ -144,7 +142,6 @@ impl Slot {
         Slot {
             position,
             plies: 0,
-            legal: 0,
             stretch: Stretch::new(&position),
         }
     }
@@ -212,6 +209,9 @@ pub struct Batch {
     /// Each game's generator of openings, apart from the games: only a
     /// reset reads it.
     rngs: Vec<ChaCha8Rng>,
+    /// Each game's legal actions (bit 0 the pass, bit `k` the hole `k`),
+    /// apart from the games: checking a step's actions reads them alone.
+    legal: Vec<u32>,
     /// The calling thread's lanes (a pool's threads make their own).
     lanes: LegalLanes,
 }
@@ -234,6 +234,7 @@ impl Batch {
             seed,
             slots: vec![Slot::new(&rules); n],
             rngs: Vec::new(),
+            legal: vec![0; n],
             lanes: LegalLanes::new(&rules),
         };
         batch.reset(seed);
@@ -258,13 +259,8 @@ impl Batch {
         } else {
             (0..n).map(make).unzip()
         };
-        let mut legal = [0u32; BLOCK];
-        for block in self.slots.chunks_mut(BLOCK) {
-            self.lanes
-                .decide(block.iter().map(|s| &s.position), &mut legal);
-            for (slot, &actions) in block.iter_mut().zip(&legal) {
-                slot.legal = actions;
-            }
+        for (block, legal) in self.slots.chunks(BLOCK).zip(self.legal.chunks_mut(BLOCK)) {
+            self.lanes.decide(block.iter().map(|s| &s.position), legal);
         }
     }
 
@@ -300,7 +296,7 @@ impl Batch {
 
     /// Game `i`'s legal actions as bits: bit 0 the pass, bit `k` the hole `k`.
     pub fn legal_actions(&self, i: usize) -> u32 {
-        self.slots[i].legal
+        self.legal[i]
     }
 
     /// Writes every game's observation and mask (`observations`:
@@ -308,14 +304,15 @@ impl Batch {
     pub fn observe(&self, observations: &mut [f32], masks: &mut [bool]) {
         let holes = usize::from(self.setup.rules.holes);
         let (w, m) = (observation_len(holes), holes + 1);
-        for ((slot, o), k) in self
+        for (((slot, &legal), o), k) in self
             .slots
             .iter()
+            .zip(&self.legal)
             .zip(observations.chunks_exact_mut(w))
             .zip(masks.chunks_exact_mut(m))
         {
             write_observation(&slot.position, o);
-            write_action_mask(slot.legal, k);
+            write_action_mask(legal, k);
         }
     }
 
@@ -329,18 +326,18 @@ impl Batch {
                 games: self.slots.len(),
             });
         }
-        for (game, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if (0..32).contains(&action) && slot.legal >> action & 1 == 1 {
+        for (game, (&bits, &action)) in self.legal.iter().zip(actions).enumerate() {
+            if (0..32).contains(&action) && bits >> action & 1 == 1 {
                 continue;
             }
             let legal: Vec<String> = (0..32u32)
-                .filter(|k| slot.legal >> k & 1 == 1)
+                .filter(|k| bits >> k & 1 == 1)
                 .map(|k| k.to_string())
                 .collect();
             return Err(BatchError::Illegal {
                 game,
                 action,
-                position: slot.position.to_string(),
+                position: self.slots[game].position.to_string(),
                 legal: legal.join(", "),
             });
         }
@@ -373,53 +370,71 @@ impl Batch {
             Some(_) => 4 * rayon::current_num_threads(),
             None => 1,
         };
+        let games = Games {
+            slots: &mut self.slots,
+            rngs: &mut self.rngs,
+            legal: &mut self.legal,
+        };
         if parts == 1 {
-            step_run(
-                &mut self.slots,
-                &mut self.rngs,
-                actions,
-                &setup,
-                rows,
-                &mut self.lanes,
-            );
+            step_run(games, actions, &setup, rows, &mut self.lanes);
         } else {
             // Whole blocks a part, so that the blocks are those of one thread.
             let per_part = n.div_ceil(parts).div_ceil(BLOCK) * BLOCK;
-            step_parts(
-                &mut self.slots,
-                &mut self.rngs,
-                actions,
-                &setup,
-                rows,
-                per_part,
-            );
+            step_parts(games, actions, &setup, rows, per_part);
         }
         Ok(())
     }
 }
 
+/// A run of consecutive games of a batch: the games, their generators of
+/// openings, their legal actions.
+struct Games<'a> {
+    slots: &'a mut [Slot],
+    rngs: &'a mut [ChaCha8Rng],
+    legal: &'a mut [u32],
+}
+
+impl<'a> Games<'a> {
+    /// The first `k` games and the others.
+    fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
+        let (s1, s2) = self.slots.split_at_mut(k);
+        let (g1, g2) = self.rngs.split_at_mut(k);
+        let (l1, l2) = self.legal.split_at_mut(k);
+        (
+            Games {
+                slots: s1,
+                rngs: g1,
+                legal: l1,
+            },
+            Games {
+                slots: s2,
+                rngs: g2,
+                legal: l2,
+            },
+        )
+    }
+}
+
 /// Steps the games in parts of `per_part` games, in parallel.
 fn step_parts(
-    slots: &mut [Slot],
-    rngs: &mut [ChaCha8Rng],
+    games: Games<'_>,
     actions: &[i64],
     setup: &Setup,
     rows: StepRows<'_>,
     per_part: usize,
 ) {
-    if slots.len() <= per_part {
+    if games.slots.len() <= per_part {
         let mut lanes = LegalLanes::new(&setup.rules);
-        return step_run(slots, rngs, actions, setup, rows, &mut lanes);
+        return step_run(games, actions, setup, rows, &mut lanes);
     }
     let holes = usize::from(setup.rules.holes);
-    let k = (slots.len() / 2).div_ceil(BLOCK) * BLOCK;
-    let (s1, s2) = slots.split_at_mut(k);
-    let (g1, g2) = rngs.split_at_mut(k);
+    let k = (games.slots.len() / 2).div_ceil(BLOCK) * BLOCK;
+    let (g1, g2) = games.split_at(k);
     let (a1, a2) = actions.split_at(k);
     let (r1, r2) = rows.split_at(k, observation_len(holes), holes + 1);
     rayon::join(
-        || step_parts(s1, g1, a1, setup, r1, per_part),
-        || step_parts(s2, g2, a2, setup, r2, per_part),
+        || step_parts(g1, a1, setup, r1, per_part),
+        || step_parts(g2, a2, setup, r2, per_part),
     );
 }
 
@@ -428,8 +443,7 @@ fn step_parts(
 /// then the block's legal actions are decided together, then its rows are
 /// written.
 fn step_run(
-    slots: &mut [Slot],
-    rngs: &mut [ChaCha8Rng],
+    games: Games<'_>,
     actions: &[i64],
     setup: &Setup,
     rows: StepRows<'_>,
@@ -438,8 +452,11 @@ fn step_run(
     let rules = &setup.rules;
     let holes = usize::from(rules.holes);
     let (w, m) = (observation_len(holes), holes + 1);
-    let mut legal = [0u32; BLOCK];
-    for (start, block) in (0..slots.len()).step_by(BLOCK).zip(slots.chunks_mut(BLOCK)) {
+    let Games { slots, rngs, legal } = games;
+    for (start, (block, legal)) in (0..slots.len())
+        .step_by(BLOCK)
+        .zip(slots.chunks_mut(BLOCK).zip(legal.chunks_mut(BLOCK)))
+    {
         for (j, slot) in block.iter_mut().enumerate() {
             let i = start + j;
             let mv = match actions[i] {
@@ -472,10 +489,9 @@ fn step_run(
             rows.terminated[i] = terminated;
             rows.truncated[i] = truncated;
         }
-        lanes.decide(block.iter().map(|s| &s.position), &mut legal);
-        for (j, (slot, &actions)) in block.iter_mut().zip(&legal).enumerate() {
+        lanes.decide(block.iter().map(|s| &s.position), legal);
+        for (j, (slot, &actions)) in block.iter().zip(legal.iter()).enumerate() {
             let i = start + j;
-            slot.legal = actions;
             write_observation(&slot.position, &mut rows.observations[i * w..(i + 1) * w]);
             write_action_mask(actions, &mut rows.masks[i * m..(i + 1) * m]);
         }
