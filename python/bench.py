@@ -1,7 +1,11 @@
 """Plies per second: hoyito.VectorGame against the engine's own random
 self-play, and a PettingZoo AEC loop against PettingZoo's connect_four_v3.
 
-    python python/bench.py [--hoyito target/release/hoyito] [--batch 4096]
+    python python/bench.py [--hoyito target/release/hoyito] [--batch 4096] [--repeat 5]
+
+Each repeat measures the Rust rates and then VectorGame's, one after the
+other, and the ratios are taken within a repeat: on a noisy machine their
+median over several repeats says more than any one run.
 
 - Rust: `hoyito bench --variants ii --holes 6 --games 200000` (one core):
   the floor (a bare loop over positions) and the harness (games.csv rows).
@@ -15,6 +19,7 @@ self-play, and a PettingZoo AEC loop against PettingZoo's connect_four_v3.
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -82,17 +87,29 @@ def main():
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--aec-steps", type=int, default=100000)
+    p.add_argument("--repeat", type=int, default=1)
     args = p.parse_args()
 
-    rust = rust_rates(args.hoyito, args.games)
-    loop, step = vector_rate(args.batch, args.steps)
-    print(f"VectorGame II 2x6, batch {args.batch}, 1 thread: "
-          f"{loop:,.0f} plies/s (loop with numpy actions), {step:,.0f} plies/s (inside step)")
-    if rust:
-        floor, harness = rust
-        print(f"Rust random self-play, 1 core: floor {floor:,} plies/s, harness {harness:,} plies/s")
-        print(f"VectorGame / floor: {loop / floor:.0%} (loop), {step / floor:.0%} (step); "
-              f"/ harness: {loop / harness:.0%} (loop), {step / harness:.0%} (step)")
+    rows = []
+    for r in range(args.repeat):
+        rust = rust_rates(args.hoyito, args.games)
+        loop, step = vector_rate(args.batch, args.steps)
+        line = (f"[{r + 1}/{args.repeat}] VectorGame II 2x6, batch {args.batch}, 1 thread: "
+                f"{loop:,.0f} plies/s (loop with numpy actions), {step:,.0f} plies/s (inside step)")
+        if rust:
+            floor, harness = rust
+            rows.append((loop, step, floor, harness))
+            line += f"; Rust 1 core: floor {floor:,}, harness {harness:,}"
+        print(line, flush=True)
+    if rows:
+        med = statistics.median
+        loop, step = med(r[0] for r in rows), med(r[1] for r in rows)
+        floor, harness = med(r[2] for r in rows), med(r[3] for r in rows)
+        print(f"medians of {len(rows)}: VectorGame {step:,.0f} plies/s inside step, {loop:,.0f} with numpy; "
+              f"floor {floor:,.0f}, harness {harness:,.0f}")
+        print(f"VectorGame / floor (median of the repeats' ratios): "
+              f"{med(r[1] / r[2] for r in rows):.0%} (step), {med(r[0] / r[2] for r in rows):.0%} (loop); "
+              f"/ harness: {med(r[1] / r[3] for r in rows):.0%} (step), {med(r[0] / r[3] for r in rows):.0%} (loop)")
     else:
         print(f"(no {args.hoyito}: build it with `cargo build --release` for the Rust rates)")
 
