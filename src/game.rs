@@ -148,17 +148,6 @@ pub enum GameError {
     Stalled(Ending),
 }
 
-/// A move sown by [`Game::sow_legal`] whose records [`Game::keep_sown`]
-/// has yet to keep.
-#[derive(Debug, Clone, Copy)]
-#[must_use = "the game is not whole until keep_sown keeps the move"]
-pub struct Sown {
-    mv: Move,
-    effect: MoveEffect,
-    /// Non-empty holes of the mover before the move.
-    sowable: u32,
-}
-
 /// A game in progress or finished.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -334,58 +323,6 @@ impl Game {
         Ok(effect)
     }
 
-    /// The first half of a move played in two ([`Game::keep_sown`] is the
-    /// second), for callers that step many games in turn (a batch): sows
-    /// `mv`, a legal move, in place, keeping the board's key as the seeds
-    /// go as [`Game::play_random`] does (the position is never copied, and
-    /// nothing waits on the board's fresh bytes), and brings into cache the
-    /// part of the game's record that [`Game::keep_sown`] writes. Between
-    /// the two the game's position is the new one and its records are not:
-    /// call nothing else on it; keep the halves of several games' moves
-    /// apart, so that each record's cache line arrives while the other
-    /// games are sown (issue 40).
-    ///
-    /// The move must be legal: that is checked in debug builds only (the
-    /// caller has checked it, as a batch checks every action against its
-    /// mask); a release build sows what it is given, and a move that is not
-    /// legal makes a game the rules did not play. A [`Sown`] must go back to
-    /// the game that made it.
-    ///
-    /// # Panics
-    /// If the game is over, or the sowing never ends.
-    #[inline]
-    pub fn sow_legal(&mut self, mv: Move) -> Sown {
-        assert!(!self.is_over(), "sow_legal on a finished game");
-        debug_assert!(
-            self.legal_moves().contains(&mv),
-            "sow_legal: {mv} is not legal in {}",
-            self.position
-        );
-        let sowable = self.position.nonempty_mask().count_ones();
-        let mut keeper = KeyKeeper::new(self.board_key, LapSums::of(self.position.len()));
-        let effect = self
-            .position
-            .play_unchecked_in_place_observed(&self.rules, mv, &mut keeper)
-            .expect("a legal move's sowing ends");
-        self.board_key = keeper.key;
-        self.recent.prefetch(&self.position, self.board_key);
-        Sown {
-            mv,
-            effect,
-            sowable,
-        }
-    }
-
-    /// The second half of a move played in two: keeps every record that
-    /// [`Game::play`] keeps for the move [`Game::sow_legal`] sowed (the
-    /// moves, the positions since the last capture, the stall rules, the
-    /// result, [`Game::last_effect`] and [`Game::last_sowable`]).
-    #[inline]
-    pub fn keep_sown(&mut self, sown: Sown) {
-        self.last_sowable = sown.sowable;
-        self.after_move(sown.mv, sown.effect);
-    }
-
     /// Plays a uniformly random legal move with `rng` and returns it. Simulates
     /// the non-empty holes in random order and plays the first that ends, which is
     /// uniform over the legal moves.
@@ -480,62 +417,4 @@ pub fn stalled_scores(pos: &Position, leftover: Leftover) -> BySide<u8> {
         }
     }
     scores
-}
-
-#[cfg(test)]
-mod tests {
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    use super::*;
-    use crate::rules::Variant;
-
-    /// A move played in two halves, several games' halves interleaved as a
-    /// batch plays them, keeps the games that `play` keeps: positions,
-    /// moves, outcomes, effects, stall endings included (a short stall
-    /// limit makes them common).
-    #[test]
-    fn sow_legal_then_keep_sown_keeps_the_game_that_play_keeps() {
-        let mut rng = ChaCha8Rng::seed_from_u64(41);
-        for variant in [Variant::I, Variant::Ii, Variant::Iii] {
-            for holes in [2, 3, 6, 8, 12] {
-                let mut rules = Rules::new(variant).with_board(holes, 4).unwrap();
-                rules.stall.no_capture_limit = 30;
-                let mut played: Vec<Game> = (0..40).map(|_| Game::new(rules)).collect();
-                let mut halves = played.clone();
-                let mut endings = 0;
-                for _ in 0..400 {
-                    let moves: Vec<Move> = played
-                        .iter()
-                        .map(|g| {
-                            let legal = g.legal_moves();
-                            legal[rng.random_range(0..legal.len())]
-                        })
-                        .collect();
-                    let sown: Vec<Sown> = halves
-                        .iter_mut()
-                        .zip(&moves)
-                        .map(|(g, &mv)| g.sow_legal(mv))
-                        .collect();
-                    for (((p, h), &mv), sown) in
-                        played.iter_mut().zip(&mut halves).zip(&moves).zip(sown)
-                    {
-                        p.play(mv).expect("legal");
-                        h.keep_sown(sown);
-                        assert_eq!(h.position(), p.position());
-                        assert_eq!(h.moves(), p.moves());
-                        assert_eq!(h.outcome(), p.outcome());
-                        assert_eq!(h.last_effect(), p.last_effect());
-                        assert_eq!(h.last_sowable(), p.last_sowable());
-                        if p.is_over() {
-                            endings += 1;
-                            *p = Game::new(rules);
-                            *h = Game::new(rules);
-                        }
-                    }
-                }
-                assert!(endings > 40, "{variant:?} 2x{holes}: {endings} games ended");
-            }
-        }
-    }
 }

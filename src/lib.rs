@@ -62,7 +62,7 @@ pub use agents::{logistic_reward, MctsInfo, MctsOptions, MoveStats, Proof, LEAF_
 pub use agents::{prepare_tables, shared_tables, EvalSpec, Evaluator, TablebaseAgentError};
 pub use diagram::{describe_step, diagram, hole_name};
 pub use forfeit::{Forfeit, ForfeitReason};
-pub use game::{stalled_scores, Ending, Game, GameError, Outcome, Sown};
+pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::ParsePositionError;
 pub use perft::perft;

@@ -132,18 +132,6 @@ impl Repetitions {
         };
     }
 
-    /// Brings into cache the slot where `pos`, whose board has the key
-    /// `board_key`, would be recorded first: for callers that step many
-    /// games in turn, where each game's table has gone cold by its next
-    /// move (issue 40: that one store was a third of a batched step).
-    /// Changes nothing.
-    #[inline(always)]
-    pub(crate) fn prefetch(&self, pos: &Position, board_key: u64) {
-        let tag = spread(board_key, pos.side as u64);
-        let i = tag as usize & (self.slots.len() - 1);
-        crate::prefetch::prefetch(self.slots.as_ptr().wrapping_add(i));
-    }
-
     /// Positions recorded since the last clear.
     pub(crate) fn len(&self) -> usize {
         self.len as usize

@@ -106,10 +106,12 @@ impl PyVectorGame {
             ),
         };
         let make = || Batch::new(rules, n, seed, opening_plies, max_plies);
-        let batch = py.allow_threads(|| match &pool {
-            Some(pool) => pool.install(make),
-            None => make(),
-        });
+        let batch = py
+            .allow_threads(|| match &pool {
+                Some(pool) => pool.install(make),
+                None => make(),
+            })
+            .map_err(value_error)?;
         Ok(PyVectorGame {
             batch,
             last_final: Vec::new(),
@@ -143,11 +145,12 @@ impl PyVectorGame {
     /// Starts every game afresh (with `seed` as the new master seed if
     /// given) and returns `(observations, action_masks)`.
     #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> Arrays<'py> {
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Arrays<'py>> {
         let seed = seed.unwrap_or(self.batch.seed());
         self.last_final.clear();
-        py.allow_threads(|| self.run(|batch| batch.reset(seed)));
-        self.observe(py)
+        py.allow_threads(|| self.run(|batch| batch.reset(seed)))
+            .map_err(value_error)?;
+        Ok(self.observe(py))
     }
 
     /// The current `(observations, action_masks)`.
@@ -190,28 +193,22 @@ impl PyVectorGame {
         Bound<'py, PyArray1<bool>>,
     )> {
         let n = self.batch.len();
-        let actions = actions.as_slice()?;
+        // A copy: with the GIL released another Python thread could write
+        // to the array while the games read it.
+        let actions = actions.as_slice()?.to_vec();
         // Every action is checked before any game moves: an illegal one
         // leaves the batch as it was.
-        self.batch.check(actions).map_err(value_error)?;
+        self.batch.check(&actions).map_err(value_error)?;
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
-        // SAFETY: the arrays are made here without their memory being
-        // cleared (a step writes every element of every row, and that
-        // clearing was about 5% of a step at a batch of 4,096), are
-        // contiguous, and are not visible to Python until the step has
-        // written them and this function returns them.
-        let (obs, mask, rewards, terminated, truncated) = unsafe {
-            (
-                PyArray2::<f32>::new(py, [n, w], false),
-                PyArray2::<bool>::new(py, [n, m], false),
-                PyArray2::<f32>::new(py, [n, 2], false),
-                PyArray1::<bool>::new(py, n, false),
-                PyArray1::<bool>::new(py, n, false),
-            )
-        };
+        let obs = PyArray2::<f32>::zeros(py, [n, w], false);
+        let mask = PyArray2::<bool>::zeros(py, [n, m], false);
+        let rewards = PyArray2::<f32>::zeros(py, [n, 2], false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
         let mut finals = std::mem::take(&mut self.last_final);
         finals.resize(2 * n, 0);
-        // SAFETY: as above.
+        // SAFETY: the arrays were just created here, are contiguous and are
+        // not visible to Python until this function returns.
         let rows = unsafe {
             StepRows {
                 observations: obs.as_slice_mut().expect("contiguous"),
@@ -222,7 +219,7 @@ impl PyVectorGame {
                 final_captures: &mut finals,
             }
         };
-        let stepped = py.allow_threads(|| self.run(|batch| batch.step(actions, rows)));
+        let stepped = py.allow_threads(|| self.run(|batch| batch.step(&actions, rows)));
         self.last_final = finals;
         stepped.map_err(value_error)?;
         Ok((obs, mask, rewards, terminated, truncated))

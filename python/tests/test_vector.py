@@ -91,6 +91,13 @@ def test_illegal_actions_and_truncation():
     assert truncated_seen
 
 
+def test_openings_that_always_end_the_game_raise():
+    """Stall rules under which every opening ends the game raise a
+    ValueError naming the openings, instead of hanging the interpreter."""
+    with pytest.raises(ValueError, match="openings of 20 random plies ended the game"):
+        hoyito.VectorGame(3, "ii", 6, seed=1, opening_plies=20, repetitions=1)
+
+
 @pytest.mark.parametrize("variant,holes", [("ii", 2), ("ii", 6), ("ii", 8), ("iii", 8), ("iii", 5), ("ii", 12), ("i", 6)])
 def test_masks_are_the_engines_legal_moves(variant, holes):
     """The batch decides legality without the engine's sowing where it can

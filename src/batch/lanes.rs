@@ -36,9 +36,8 @@ use crate::sowing::MAX_RELAY_LAPS;
 const FAST_LAPS: u32 = 64;
 
 /// Positions whose lanes advance together: enough lanes that a round's
-/// work outweighs its one unforeseeable branch, few enough that they stay
-/// in the first-level cache (64 positions of up to 8 holes a row: 512
-/// lanes of 32 bytes).
+/// work outweighs its one unforeseeable branch (about 1,000 lanes of 32
+/// bytes on 2x6, in the second-level cache; 64 positions measured slower).
 pub(crate) const BLOCK: usize = 256;
 
 /// One sowing under way: the board after its last pick-up (a byte a hole),
@@ -124,9 +123,22 @@ impl LegalLanes {
             lap,
             every,
             clear: std::array::from_fn(|i| !(0xFFu128 << (8 * i))),
-            lanes: vec![Lane::default(); 16 * BLOCK],
-            ended: vec![0; 16 * BLOCK],
+            lanes: if fast {
+                vec![Lane::default(); usize::from(rules.holes) * BLOCK]
+            } else {
+                Vec::new()
+            },
+            ended: if fast {
+                vec![0; 16 * BLOCK]
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// Whether these lanes decide positions of `rules`.
+    pub(crate) fn is_for(&self, rules: &Rules) -> bool {
+        self.rules == *rules
     }
 
     /// Writes the legal actions of each of `positions` (at most [`BLOCK`],
@@ -256,8 +268,9 @@ impl LegalLanes {
     /// whose last seed makes 1 or 4 ends it; a sowing state (board, seeds
     /// in hand, hole picked up) that comes back never ends, nor does one
     /// still going after [`MAX_RELAY_LAPS`] laps. A sowing either ends or
-    /// comes back to a state, so the verdict is the sowing's, whatever
-    /// finds it.
+    /// comes back to a state (the states are finitely many), so whether it
+    /// ends within [`MAX_RELAY_LAPS`] laps is the sowing's, whatever finds
+    /// it.
     ///
     /// Endless sowings of random 2x6 games go round cycles of up to
     /// 150,000 laps and more, and Brent's method (the engine's: a state
@@ -266,16 +279,28 @@ impl LegalLanes {
     /// a kept state seen again ends the search after little more than one
     /// turn (Brent's method still finds the short cycles, which may hold
     /// no kept state). The kept states of a sowing found endless are
-    /// remembered by the thread ([`ENDLESS`]): any sowing that reaches one
-    /// of them never ends either, and the sowings of later positions often
-    /// fall into a cycle seen before.
+    /// remembered by the thread ([`ENDLESS`]): any sowing on a board of the
+    /// same length that reaches one of them never ends either, and the
+    /// sowings of later positions often fall into a cycle seen before. A
+    /// sowing cut at [`MAX_RELAY_LAPS`] laps is never remembered.
     #[cold]
     #[inline(never)]
     fn long_sowing_ends(&self, lane: &Lane) -> bool {
+        self.long_sowing_ends_within(lane, MAX_RELAY_LAPS, SPARSE)
+    }
+
+    /// As [`LegalLanes::long_sowing_ends`], with the engine's cap of laps
+    /// made `cap` and one state in `sparse` kept (tests make the cap too
+    /// small to see a cycle, and keep every state); a sowing still going
+    /// at a smaller cap counts as ending (`true`), so that only a repeated
+    /// or remembered state says `false`.
+    fn long_sowing_ends_within(&self, lane: &Lane, cap: u32, sparse: u64) -> bool {
+        let len = self.len as u8;
         let mut state = State {
             board: u128::from_le_bytes(lane.board),
             hand: lane.hand,
             from: lane.from as usize,
+            len,
         };
         let mut saved = state;
         let (mut power, mut since) = (1u32, 0u32);
@@ -285,17 +310,18 @@ impl LegalLanes {
             if seeds == 1 || seeds == 4 {
                 return true;
             }
-            if laps >= MAX_RELAY_LAPS {
-                return false;
+            if laps >= cap {
+                return cap < MAX_RELAY_LAPS;
             }
             state = State {
                 board: next,
                 hand: seeds,
                 from: last,
+                len,
             };
             let cycled = if state == saved {
                 true
-            } else if state.is_sparse() {
+            } else if state.is_sparse(sparse) {
                 if ENDLESS.with(|endless| endless.borrow().contains(&state)) {
                     return false;
                 }
@@ -325,22 +351,24 @@ impl LegalLanes {
 }
 
 /// A sowing's state at a pick-up: the board (a byte a hole), the seeds in
-/// hand, the board index picked up.
+/// hand, the board index picked up, and the board's length (the same bytes
+/// sow otherwise on another board).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct State {
     board: u128,
     hand: u32,
     from: usize,
+    len: u8,
 }
 
 impl State {
-    /// Whether this is one of the one in [`SPARSE`] states kept.
+    /// Whether this is one of the one in `sparse` states kept.
     #[inline(always)]
-    fn is_sparse(&self) -> bool {
+    fn is_sparse(&self, sparse: u64) -> bool {
         let word = (self.board as u64)
             ^ ((self.board >> 64) as u64).rotate_left(29)
-            ^ (u64::from(self.hand) << 48 | self.from as u64) << 8;
-        word.wrapping_mul(0x9E37_79B9_7F4A_7C15) < u64::MAX / SPARSE
+            ^ (u64::from(self.hand) << 48 | (self.from as u64) << 8 | u64::from(self.len)) << 8;
+        word.wrapping_mul(0x9E37_79B9_7F4A_7C15) < u64::MAX / sparse
     }
 }
 
@@ -348,7 +376,7 @@ impl State {
 const SPARSE: u64 = 1 << 8;
 
 /// States remembered by a thread before it forgets them all and starts
-/// again (about 12 MB).
+/// again (about 17 MB of hash set).
 const MAX_ENDLESS: usize = 1 << 18;
 
 thread_local! {
@@ -490,5 +518,80 @@ mod tests {
             }
         }
         assert!(ENDLESS.with(|endless| endless.borrow().len()) > 0);
+    }
+
+    /// The lane of the mover's hole at board index `from` of `pos`, on a
+    /// board of up to 16 holes.
+    fn lane_of(lanes: &LegalLanes, pos: &Position, from: usize) -> Lane {
+        let mut bytes = [0u8; 16];
+        bytes[..lanes.len].copy_from_slice(&pos.board()[..lanes.len]);
+        Lane {
+            board: (u128::from_le_bytes(bytes) & lanes.clear[from]).to_le_bytes(),
+            hand: u32::from(bytes[from]),
+            from: from as u32,
+            id: 0,
+        }
+    }
+
+    /// The states a thread remembers are those of one board length: the
+    /// same bytes on another board never decide a sowing (issue 40's
+    /// review: the memo once ignored the board's length). Here every state
+    /// of a 2x6 sowing that ends after 78 laps is filed as a 2x8 board's
+    /// endless one, and every state is looked up.
+    #[test]
+    fn remembered_states_decide_only_boards_of_their_length() {
+        let rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();
+        let lanes = LegalLanes::new(&rules);
+        let pos: Position = "1,1,2,1,0,1/6,0,6,0,6,0 N 16-8".parse().unwrap();
+        let lane = lane_of(&lanes, &pos, 6);
+        let mut state = State {
+            board: u128::from_le_bytes(lane.board),
+            hand: lane.hand,
+            from: 6,
+            len: 8,
+        };
+        let mut foreign = Vec::new();
+        for _ in 0..77 {
+            let (seeds, last, next) = lanes.lap(state.board, state.hand, state.from);
+            state = State {
+                board: next,
+                hand: seeds,
+                from: last,
+                len: 8,
+            };
+            foreign.push(state);
+        }
+        ENDLESS.with(|endless| endless.borrow_mut().extend(foreign.iter().copied()));
+        assert!(lanes.long_sowing_ends_within(&lane, MAX_RELAY_LAPS, 1));
+        assert_eq!(
+            engine_actions(&pos, &rules) >> 1 & 1,
+            1,
+            "the engine agrees"
+        );
+        ENDLESS.with(|endless| endless.borrow_mut().clear());
+    }
+
+    /// The remembered states of an endless sowing decide it again: with a
+    /// cap of laps too small for Brent's method or the kept states to see
+    /// its cycle (3,139 laps), only the memo can.
+    #[test]
+    fn an_endless_sowing_met_before_is_decided_by_the_memo() {
+        let rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();
+        let mut lanes = LegalLanes::new(&rules);
+        let pos: Position = "0,7,3,1,3,4/1,0,4,0,4,1 S 12-8".parse().unwrap();
+        let lane = lane_of(&lanes, &pos, 2);
+        ENDLESS.with(|endless| endless.borrow_mut().clear());
+        assert!(
+            lanes.long_sowing_ends_within(&lane, 3_000, SPARSE),
+            "3,000 laps alone decide nothing (the test's premise)"
+        );
+        let mut out = [0u32];
+        lanes.decide([pos].iter(), &mut out);
+        assert_eq!(out[0], engine_actions(&pos, &rules));
+        assert_eq!(out[0] >> 3 & 1, 0, "South's hole 3 is endless");
+        assert!(
+            !lanes.long_sowing_ends_within(&lane, 3_000, SPARSE),
+            "the memo decides"
+        );
     }
 }

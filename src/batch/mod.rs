@@ -8,10 +8,11 @@
 //! rules need: the position (moved by the engine's own [`Position`] moves,
 //! so every rule of sowing, capture, turn and end is the engine's), the
 //! plies, the positions since the last capture for the stall rules
-//! ([`stretch`]), and the legal actions of the position, which a step must
+//! (`stretch.rs`), and the legal actions of the position, which a step must
 //! return for every game and which are decided for a block of games at once
-//! ([`lanes`]). Its games are checked against [`Game`](crate::Game) move by
-//! move (`the_batch_plays_the_games_that_game_plays`).
+//! (`lanes.rs`; the step itself is `step.rs`). Its games are checked against
+//! [`Game`](crate::Game) move by move
+//! (`the_batch_plays_the_games_that_game_plays`).
 //!
 //! A finished game (ended by the rules, or truncated at `max_plies`) is
 //! replaced at once by a new one (automatic reset): the rows written for it
@@ -22,6 +23,7 @@
 
 mod lanes;
 mod observation;
+mod step;
 mod stretch;
 
 pub use observation::{
@@ -36,7 +38,7 @@ use crate::moves::Move;
 use crate::position::{MoveEffect, Position};
 use crate::rules::Rules;
 use crate::seeding::{game_seed, rng_from_seed};
-use lanes::{LegalLanes, BLOCK};
+use lanes::BLOCK;
 use stretch::Stretch;
 
 /// An action the batch cannot play.
@@ -49,6 +51,17 @@ pub enum BatchError {
         given: usize,
         /// Games in the batch.
         games: usize,
+    },
+    /// Every opening drawn for a game ended it.
+    #[error(
+        "each of {tries} openings of {plies} random plies ended the game under these stall \
+         rules: use fewer opening plies or looser stall rules"
+    )]
+    Openings {
+        /// Opening plies asked for.
+        plies: u32,
+        /// Openings drawn for one game.
+        tries: u32,
     },
     /// An action that is not legal in its game.
     #[error("game {game}: action {action} is not legal in {position}: legal actions are {legal}")]
@@ -124,6 +137,11 @@ struct Setup {
     max_plies: u32,
 }
 
+/// Openings drawn for a new game before it starts from the start position
+/// instead: when every one of them ends the game (stall rules that stop a
+/// game within its opening), no opening will do.
+const OPENING_TRIES: u32 = 1000;
+
 /// One game of the batch. The position comes first in a slot of whole
 /// cache lines: the sowing's 32-byte loads and stores of its board then
 /// never straddle two lines.
@@ -136,7 +154,7 @@ struct Slot {
 }
 
 impl Slot {
-    /// A game at the start position, its legal actions not yet decided.
+    /// A game at the start position.
     fn new(rules: &Rules) -> Slot {
         let position = Position::start(rules);
         Slot {
@@ -147,22 +165,37 @@ impl Slot {
     }
 
     /// A new game after `opening_plies` uniformly random plies drawn with
-    /// `rng` (again if the opening ends the game), as
-    /// [`Game::play_random`](crate::Game::play_random) draws them.
-    fn restart(&mut self, setup: &Setup, rng: &mut ChaCha8Rng) {
-        'opening: loop {
-            self.position = Position::start(&setup.rules);
-            self.plies = 0;
-            self.stretch.restart(&self.position);
-            for _ in 0..setup.opening_plies {
-                let mask = self.position.nonempty_mask();
-                let (mv, effect) = self.position.play_random_in_place(&setup.rules, mask, rng);
-                if self.keep(&setup.rules, mv, effect).is_some() {
-                    continue 'opening;
-                }
+    /// `rng`, as [`Game::play_random`](crate::Game::play_random) draws them,
+    /// drawn again while they end the game; after [`OPENING_TRIES`] such
+    /// openings, the start position itself (and `false`).
+    fn restart(&mut self, setup: &Setup, rng: &mut ChaCha8Rng) -> bool {
+        for _ in 0..OPENING_TRIES {
+            self.start(&setup.rules);
+            if self.open(setup, rng) {
+                return true;
             }
-            return;
         }
+        self.start(&setup.rules);
+        false
+    }
+
+    /// Back to the start position, the record's memory kept.
+    fn start(&mut self, rules: &Rules) {
+        self.position = Position::start(rules);
+        self.plies = 0;
+        self.stretch.restart(&self.position);
+    }
+
+    /// Plays the opening's random plies; whether the game is still going.
+    fn open(&mut self, setup: &Setup, rng: &mut ChaCha8Rng) -> bool {
+        for _ in 0..setup.opening_plies {
+            let mask = self.position.nonempty_mask();
+            let (mv, effect) = self.position.play_random_in_place(&setup.rules, mask, rng);
+            if self.keep(&setup.rules, mv, effect).is_some() {
+                return false;
+            }
+        }
+        true
     }
 
     /// Keeps `mv`, just played in the slot's position with `effect`: the
@@ -183,14 +216,25 @@ impl Slot {
             self.stretch.restart(&self.position);
             return None;
         }
-        let seen = self.stretch.record(&self.position, mv, rules);
         let stall = rules.stall;
-        let ending = if stall.repetitions > 0 && seen >= stall.repetitions {
-            Ending::Repetition
-        } else if stall.no_capture_limit > 0 && self.stretch.len() as u32 > stall.no_capture_limit {
-            Ending::NoCaptureLimit
+        let ending = if stall.repetitions == 0 {
+            // Nothing counts the positions: the record only measures the
+            // stretch.
+            self.stretch.extend(&self.position, mv);
+            None
+        } else if self.stretch.record(&self.position, mv, rules) >= stall.repetitions {
+            Some(Ending::Repetition)
         } else {
-            return None;
+            None
+        };
+        let ending = match ending {
+            Some(ending) => ending,
+            None if stall.no_capture_limit > 0
+                && self.stretch.len() as u32 > stall.no_capture_limit =>
+            {
+                Ending::NoCaptureLimit
+            }
+            None => return None,
         };
         Some(Outcome::new(
             stalled_scores(&self.position, stall.leftover),
@@ -212,18 +256,23 @@ pub struct Batch {
     /// Each game's legal actions (bit 0 the pass, bit `k` the hole `k`),
     /// apart from the games: checking a step's actions reads them alone.
     legal: Vec<u32>,
-    /// The calling thread's lanes (a pool's threads make their own).
-    lanes: LegalLanes,
 }
 
 impl Batch {
     /// `n` games of `rules` (at least one), their openings seeded by
     /// `seed`: each new game starts after `opening_plies` uniformly random
-    /// plies; `max_plies` (0: none) cuts a game that long.
+    /// plies; `max_plies` (0: none) cuts a game that long. An error if no
+    /// opening of that length keeps a game going under these stall rules.
     ///
     /// # Panics
     /// If `n` is 0.
-    pub fn new(rules: Rules, n: usize, seed: u64, opening_plies: u32, max_plies: u32) -> Batch {
+    pub fn new(
+        rules: Rules,
+        n: usize,
+        seed: u64,
+        opening_plies: u32,
+        max_plies: u32,
+    ) -> Result<Batch, BatchError> {
         assert!(n > 0, "a batch needs at least one game");
         let mut batch = Batch {
             setup: Setup {
@@ -235,32 +284,46 @@ impl Batch {
             slots: vec![Slot::new(&rules); n],
             rngs: Vec::new(),
             legal: vec![0; n],
-            lanes: LegalLanes::new(&rules),
         };
-        batch.reset(seed);
-        batch
+        batch.reset(seed)?;
+        Ok(batch)
     }
 
-    /// Starts every game afresh, with `seed` as the master seed.
-    pub fn reset(&mut self, seed: u64) {
+    /// Starts every game afresh, with `seed` as the master seed. An error
+    /// if no opening keeps a game going (see [`Batch::new`]); the games
+    /// then stand at the start position.
+    pub fn reset(&mut self, seed: u64) -> Result<(), BatchError> {
         self.seed = seed;
         let setup = self.setup;
         let parallel = rayon::current_thread_index().is_some();
         let make = |i: usize| {
             let mut rng = rng_from_seed(game_seed(seed, i as u64));
             let mut slot = Slot::new(&setup.rules);
-            slot.restart(&setup, &mut rng);
-            (slot, rng)
+            let opened = slot.restart(&setup, &mut rng);
+            (slot, (rng, opened))
         };
         let n = self.slots.len();
-        (self.slots, self.rngs) = if parallel {
+        let (slots, rngs): (Vec<Slot>, Vec<(ChaCha8Rng, bool)>) = if parallel {
             use rayon::prelude::*;
             (0..n).into_par_iter().map(make).unzip()
         } else {
             (0..n).map(make).unzip()
         };
+        self.slots = slots;
+        let opened = rngs.iter().all(|&(_, opened)| opened);
+        self.rngs = rngs.into_iter().map(|(rng, _)| rng).collect();
         for (block, legal) in self.slots.chunks(BLOCK).zip(self.legal.chunks_mut(BLOCK)) {
-            self.lanes.decide(block.iter().map(|s| &s.position), legal);
+            step::with_lanes(&setup.rules, |lanes| {
+                lanes.decide(block.iter().map(|s| &s.position), legal)
+            });
+        }
+        if opened {
+            Ok(())
+        } else {
+            Err(BatchError::Openings {
+                plies: setup.opening_plies,
+                tries: OPENING_TRIES,
+            })
         }
     }
 
@@ -301,9 +364,16 @@ impl Batch {
 
     /// Writes every game's observation and mask (`observations`:
     /// [`observation_len`] a game; `masks`: `holes + 1` a game).
+    ///
+    /// # Panics
+    /// If a slice has not that length.
     pub fn observe(&self, observations: &mut [f32], masks: &mut [bool]) {
-        let holes = usize::from(self.setup.rules.holes);
+        let (n, holes) = (self.slots.len(), usize::from(self.setup.rules.holes));
         let (w, m) = (observation_len(holes), holes + 1);
+        assert!(
+            observations.len() == n * w && masks.len() == n * m,
+            "the observations and masks of {n} games on 2x{holes}"
+        );
         for (((slot, &legal), o), k) in self
             .slots
             .iter()
@@ -365,136 +435,13 @@ impl Batch {
                 && rows.final_captures.len() == 2 * n,
             "the rows of a step of {n} games on 2x{holes}"
         );
-        let setup = self.setup;
-        let parts = match rayon::current_thread_index() {
-            Some(_) => 4 * rayon::current_num_threads(),
-            None => 1,
-        };
-        let games = Games {
+        let games = step::Games {
             slots: &mut self.slots,
             rngs: &mut self.rngs,
             legal: &mut self.legal,
         };
-        if parts == 1 {
-            step_run(games, actions, &setup, rows, &mut self.lanes);
-        } else {
-            // Whole blocks a part, so that the blocks are those of one thread.
-            let per_part = n.div_ceil(parts).div_ceil(BLOCK) * BLOCK;
-            step_parts(games, actions, &setup, rows, per_part);
-        }
+        step::step_games(games, actions, &self.setup, rows);
         Ok(())
-    }
-}
-
-/// A run of consecutive games of a batch: the games, their generators of
-/// openings, their legal actions.
-struct Games<'a> {
-    slots: &'a mut [Slot],
-    rngs: &'a mut [ChaCha8Rng],
-    legal: &'a mut [u32],
-}
-
-impl<'a> Games<'a> {
-    /// The first `k` games and the others.
-    fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
-        let (s1, s2) = self.slots.split_at_mut(k);
-        let (g1, g2) = self.rngs.split_at_mut(k);
-        let (l1, l2) = self.legal.split_at_mut(k);
-        (
-            Games {
-                slots: s1,
-                rngs: g1,
-                legal: l1,
-            },
-            Games {
-                slots: s2,
-                rngs: g2,
-                legal: l2,
-            },
-        )
-    }
-}
-
-/// Steps the games in parts of `per_part` games, in parallel.
-fn step_parts(
-    games: Games<'_>,
-    actions: &[i64],
-    setup: &Setup,
-    rows: StepRows<'_>,
-    per_part: usize,
-) {
-    if games.slots.len() <= per_part {
-        let mut lanes = LegalLanes::new(&setup.rules);
-        return step_run(games, actions, setup, rows, &mut lanes);
-    }
-    let holes = usize::from(setup.rules.holes);
-    let k = (games.slots.len() / 2).div_ceil(BLOCK) * BLOCK;
-    let (g1, g2) = games.split_at(k);
-    let (a1, a2) = actions.split_at(k);
-    let (r1, r2) = rows.split_at(k, observation_len(holes), holes + 1);
-    rayon::join(
-        || step_parts(g1, a1, setup, r1, per_part),
-        || step_parts(g2, a2, setup, r2, per_part),
-    );
-}
-
-/// Steps a run of games with their legal actions, a block at a time: each
-/// game plays its move and keeps it (a finished game restarts at once),
-/// then the block's legal actions are decided together, then its rows are
-/// written.
-fn step_run(
-    games: Games<'_>,
-    actions: &[i64],
-    setup: &Setup,
-    rows: StepRows<'_>,
-    lanes: &mut LegalLanes,
-) {
-    let rules = &setup.rules;
-    let holes = usize::from(rules.holes);
-    let (w, m) = (observation_len(holes), holes + 1);
-    let Games { slots, rngs, legal } = games;
-    for (start, (block, legal)) in (0..slots.len())
-        .step_by(BLOCK)
-        .zip(slots.chunks_mut(BLOCK).zip(legal.chunks_mut(BLOCK)))
-    {
-        for (j, slot) in block.iter_mut().enumerate() {
-            let i = start + j;
-            let mv = match actions[i] {
-                0 => Move::Pass,
-                k => Move::Sow(k as u8 - 1),
-            };
-            let effect = slot
-                .position
-                .play_unchecked_in_place(rules, mv)
-                .expect("a legal action's sowing ends");
-            let (mut reward, mut terminated, mut truncated, mut finals) =
-                ([0.0f32; 2], false, false, [0u8; 2]);
-            if let Some(outcome) = slot.keep(rules, mv, effect) {
-                if let Some(winner) = outcome.winner {
-                    reward[winner.index()] = 1.0;
-                    reward[winner.opponent().index()] = -1.0;
-                }
-                finals = [outcome.scores.south, outcome.scores.north];
-                terminated = true;
-            } else if setup.max_plies > 0 && slot.plies >= setup.max_plies {
-                let captures = slot.position.captures();
-                finals = [captures.south, captures.north];
-                truncated = true;
-            }
-            if terminated || truncated {
-                slot.restart(setup, &mut rngs[i]);
-            }
-            rows.rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
-            rows.final_captures[2 * i..2 * i + 2].copy_from_slice(&finals);
-            rows.terminated[i] = terminated;
-            rows.truncated[i] = truncated;
-        }
-        lanes.decide(block.iter().map(|s| &s.position), legal);
-        for (j, (slot, &actions)) in block.iter().zip(legal.iter()).enumerate() {
-            let i = start + j;
-            write_observation(&slot.position, &mut rows.observations[i * w..(i + 1) * w]);
-            write_action_mask(actions, &mut rows.masks[i * m..(i + 1) * m]);
-        }
     }
 }
 
@@ -608,7 +555,7 @@ mod tests {
                     rules.stall.leftover = leftover;
                     let n = 70;
                     let seed = rng.random();
-                    let mut batch = Batch::new(rules, n, seed, opening, max_plies);
+                    let mut batch = Batch::new(rules, n, seed, opening, max_plies).unwrap();
                     let mut openings: Vec<ChaCha8Rng> = (0..n)
                         .map(|i| rng_from_seed(game_seed(seed, i as u64)))
                         .collect();
@@ -694,8 +641,8 @@ mod tests {
             .build()
             .unwrap();
         let n = 1000;
-        let mut one = Batch::new(rules, n, 9, 4, 80);
-        let mut three = pool.install(|| Batch::new(rules, n, 9, 4, 80));
+        let mut one = Batch::new(rules, n, 9, 4, 80).unwrap();
+        let mut three = pool.install(|| Batch::new(rules, n, 9, 4, 80)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let (mut a, mut b) = (Rows::new(n, 6), Rows::new(n, 6));
         for _ in 0..150 {
@@ -722,5 +669,44 @@ mod tests {
             }
         );
         assert!((0..n).all(|i| *one.position(i) == before[i]));
+    }
+
+    /// Stall rules that end every opening (a position counts as repeated
+    /// at its first occurrence, and no 20 plies in a row all capture) are
+    /// an error naming the openings, never a batch that hangs drawing them
+    /// (issue 40's review); a game that ends later starts from the start
+    /// position.
+    #[test]
+    fn openings_that_always_end_the_game_are_an_error() {
+        let mut rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();
+        rules.stall.repetitions = 1;
+        let err = Batch::new(rules, 3, 1, 20, 0).unwrap_err();
+        assert_eq!(
+            err,
+            BatchError::Openings {
+                plies: 20,
+                tries: OPENING_TRIES
+            }
+        );
+        assert!(
+            err.to_string().contains("openings of 20 random plies"),
+            "{err}"
+        );
+        // Without openings the same rules make a batch whose games end at
+        // their first quiet ply and start again at the start position.
+        let mut batch = Batch::new(rules, 3, 1, 0, 0).unwrap();
+        let start = Position::start(&rules);
+        let mut rows = Rows::new(3, 6);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..20 {
+            let actions = random_actions(&batch, &mut rng);
+            rows.step(&mut batch, &actions).unwrap();
+            for i in 0..3 {
+                if rows.terminated[i] {
+                    assert_eq!(*batch.position(i), start);
+                }
+            }
+        }
+        assert!(rows.terminated.iter().any(|&t| t));
     }
 }

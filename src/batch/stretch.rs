@@ -58,6 +58,17 @@ impl Stretch {
         self.tags.push(tag);
     }
 
+    /// Records `pos`, reached by `mv` from the last position recorded,
+    /// without counting it (for rules that count no repetitions: a stretch
+    /// of repeated positions then costs no replays).
+    #[inline]
+    pub(crate) fn extend(&mut self, pos: &Position, mv: Move) {
+        let tag = tag_of(pos);
+        self.filter |= filter_bit(tag);
+        self.tags.push(tag);
+        self.moves.push(mv);
+    }
+
     /// Records `pos`, reached by `mv` from the last position recorded, and
     /// returns how often it has occurred in the stretch, this time included.
     #[inline]
