@@ -196,9 +196,6 @@ impl PyVectorGame {
         // A copy: with the GIL released another Python thread could write
         // to the array while the games read it.
         let actions = actions.as_slice()?.to_vec();
-        // Every action is checked before any game moves: an illegal one
-        // leaves the batch as it was.
-        self.batch.check(&actions).map_err(value_error)?;
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
         let obs = PyArray2::<f32>::zeros(py, [n, w], false);
         let mask = PyArray2::<bool>::zeros(py, [n, m], false);
@@ -219,6 +216,8 @@ impl PyVectorGame {
                 final_captures: &mut finals,
             }
         };
+        // `Batch::step` checks every action before any game moves: an
+        // illegal one leaves the batch as it was, and raises.
         let stepped = py.allow_threads(|| self.run(|batch| batch.step(&actions, rows)));
         self.last_final = finals;
         stepped.map_err(value_error)?;

@@ -78,15 +78,6 @@ pub(crate) struct LegalLanes {
     ended: Vec<u8>,
 }
 
-impl std::fmt::Debug for LegalLanes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LegalLanes")
-            .field("len", &self.len)
-            .field("fast", &self.fast)
-            .finish_non_exhaustive()
-    }
-}
-
 /// A `u128` with one seed in each of its first `k` bytes (`k <= 16`).
 const fn first_holes(k: usize) -> u128 {
     if k == 0 {
@@ -194,6 +185,8 @@ impl LegalLanes {
             for k in 0..live {
                 let lane = &lanes[k];
                 let (hand, from, id) = (lane.hand, lane.from as usize, lane.id);
+                // The lap of [`LegalLanes::lap`], written out: here with no
+                // branch, the count read from the lane in memory.
                 let rounds = (hand * magic) >> 16;
                 let rest = (hand - rounds * len as u32) as usize;
                 let last = match from + rest {

@@ -129,6 +129,15 @@ impl<'a> StepRows<'a> {
     }
 }
 
+/// The move of an action (checked legal): 0 the pass, `k` the hole `k`.
+#[inline]
+fn move_of_action(action: i64) -> Move {
+    match action {
+        0 => Move::Pass,
+        k => Move::Sow(k as u8 - 1),
+    }
+}
+
 /// The settings every game of a batch shares.
 #[derive(Debug, Clone, Copy)]
 struct Setup {
@@ -217,24 +226,20 @@ impl Slot {
             return None;
         }
         let stall = rules.stall;
-        let ending = if stall.repetitions == 0 {
+        let seen = if stall.repetitions == 0 {
             // Nothing counts the positions: the record only measures the
             // stretch.
             self.stretch.extend(&self.position, mv);
-            None
-        } else if self.stretch.record(&self.position, mv, rules) >= stall.repetitions {
-            Some(Ending::Repetition)
+            0
         } else {
-            None
+            self.stretch.record(&self.position, mv, rules)
         };
-        let ending = match ending {
-            Some(ending) => ending,
-            None if stall.no_capture_limit > 0
-                && self.stretch.len() as u32 > stall.no_capture_limit =>
-            {
-                Ending::NoCaptureLimit
-            }
-            None => return None,
+        let ending = if stall.repetitions > 0 && seen >= stall.repetitions {
+            Ending::Repetition
+        } else if stall.no_capture_limit > 0 && self.stretch.len() as u32 > stall.no_capture_limit {
+            Ending::NoCaptureLimit
+        } else {
+            return None;
         };
         Some(Outcome::new(
             stalled_scores(&self.position, stall.leftover),
@@ -312,11 +317,11 @@ impl Batch {
         self.slots = slots;
         let opened = rngs.iter().all(|&(_, opened)| opened);
         self.rngs = rngs.into_iter().map(|(rng, _)| rng).collect();
-        for (block, legal) in self.slots.chunks(BLOCK).zip(self.legal.chunks_mut(BLOCK)) {
-            step::with_lanes(&setup.rules, |lanes| {
-                lanes.decide(block.iter().map(|s| &s.position), legal)
-            });
-        }
+        step::with_lanes(&setup.rules, |lanes| {
+            for (block, legal) in self.slots.chunks(BLOCK).zip(self.legal.chunks_mut(BLOCK)) {
+                lanes.decide(block.iter().map(|s| &s.position), legal);
+            }
+        });
         if opened {
             Ok(())
         } else {
@@ -576,7 +581,7 @@ mod tests {
                         let actions = random_actions(&batch, &mut rng);
                         rows.step(&mut batch, &actions).unwrap();
                         for (i, game) in games.iter_mut().enumerate() {
-                            game.play(observation_move(actions[i])).unwrap();
+                            game.play(move_of_action(actions[i])).unwrap();
                             let (reward, finals, term, trunc) = match game.outcome() {
                                 Some(outcome) => {
                                     ended[match outcome.ending {
@@ -622,13 +627,6 @@ mod tests {
             ended.iter().all(|&e| e > 100),
             "endings normal, repetition, limit: {ended:?}"
         );
-    }
-
-    fn observation_move(action: i64) -> Move {
-        match action {
-            0 => Move::Pass,
-            k => Move::Sow(k as u8 - 1),
-        }
     }
 
     /// The same seed gives the same rows on one thread and on a pool of

@@ -8,8 +8,9 @@ use std::cell::RefCell;
 use rand_chacha::ChaCha8Rng;
 
 use super::lanes::{LegalLanes, BLOCK};
-use super::{observation_len, write_action_mask, write_observation, Setup, Slot, StepRows};
-use crate::moves::Move;
+use super::{
+    move_of_action, observation_len, write_action_mask, write_observation, Setup, Slot, StepRows,
+};
 use crate::rules::Rules;
 
 /// A run of consecutive games of a batch: the games, their generators of
@@ -111,10 +112,7 @@ fn step_run(games: Games<'_>, actions: &[i64], setup: &Setup, rows: StepRows<'_>
         {
             for (j, slot) in block.iter_mut().enumerate() {
                 let i = start + j;
-                let mv = match actions[i] {
-                    0 => Move::Pass,
-                    k => Move::Sow(k as u8 - 1),
-                };
+                let mv = move_of_action(actions[i]);
                 let effect = slot
                     .position
                     .play_unchecked_in_place(rules, mv)

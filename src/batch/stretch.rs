@@ -63,10 +63,7 @@ impl Stretch {
     /// of repeated positions then costs no replays).
     #[inline]
     pub(crate) fn extend(&mut self, pos: &Position, mv: Move) {
-        let tag = tag_of(pos);
-        self.filter |= filter_bit(tag);
-        self.tags.push(tag);
-        self.moves.push(mv);
+        self.push(tag_of(pos), mv);
     }
 
     /// Records `pos`, reached by `mv` from the last position recorded, and
@@ -85,10 +82,16 @@ impl Stretch {
         } else {
             1 + self.occurrences(tag, pos, rules)
         };
+        self.push(tag, mv);
+        seen
+    }
+
+    /// Appends a position by its tag and the move that made it.
+    #[inline]
+    fn push(&mut self, tag: u32, mv: Move) {
         self.filter |= filter_bit(tag);
         self.tags.push(tag);
         self.moves.push(mv);
-        seen
     }
 
     /// How often `pos`, whose tag is `tag`, occurs in the stretch: each
