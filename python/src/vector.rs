@@ -10,8 +10,8 @@
 //! whatever the thread count. This file turns its rows into numpy arrays.
 
 use hoyito::batch::{observation_len, Batch, StepRows};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::rules::{rules, value_error};
@@ -27,6 +27,31 @@ pub struct PyVectorGame {
 }
 
 type Arrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+
+/// The actions of a step as `int64`s, from a one-dimensional numpy array
+/// of integers of any width; else a `TypeError` naming what was given.
+fn action_vector(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
+    let wrong = |what: String| {
+        PyTypeError::new_err(format!(
+            "actions must be a one-dimensional numpy array of {n} integers \
+             (0 = pass, k = hole k), not {what}"
+        ))
+    };
+    let Ok(array) = actions.downcast::<PyUntypedArray>() else {
+        return Err(wrong(format!("a {}", actions.get_type().name()?)));
+    };
+    let dtype = array.dtype();
+    let kind = dtype.getattr("kind")?.extract::<char>()?;
+    if array.ndim() != 1 || !matches!(kind, 'i' | 'u') {
+        return Err(wrong(format!(
+            "an array of dtype {dtype} and shape {:?}",
+            array.shape()
+        )));
+    }
+    let array = actions.call_method1("astype", ("int64",))?;
+    let array = array.downcast::<PyArray1<i64>>()?.readonly();
+    Ok(array.as_slice()?.to_vec())
+}
 
 impl PyVectorGame {
     fn holes(&self) -> usize {
@@ -184,7 +209,7 @@ impl PyVectorGame {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray2<bool>>,
@@ -195,7 +220,7 @@ impl PyVectorGame {
         let n = self.batch.len();
         // A copy: with the GIL released another Python thread could write
         // to the array while the games read it.
-        let actions = actions.as_slice()?.to_vec();
+        let actions = action_vector(actions, n)?;
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
         let obs = PyArray2::<f32>::zeros(py, [n, w], false);
         let mask = PyArray2::<bool>::zeros(py, [n, m], false);
