@@ -160,3 +160,10 @@ def test_the_champion_chooses_a_move():
     game = hoyito.Game("ii", 6)
     agent = hoyito.Agent("champion")
     assert agent.choose(game) in game.legal_moves()
+
+
+def test_a_move_on_a_finished_game_raises():
+    game = hoyito.Game.from_notation("0,0,0,0,0,0/0,0,0,0,0,0 S 24-24")
+    assert game.is_over()
+    with pytest.raises(ValueError, match="the game is over: no move can be played"):
+        game.play(1)
