@@ -73,6 +73,8 @@ pub(crate) struct LegalLanes {
     every: Box<[u128; 256]>,
     /// `clear[i]`: every byte but the `i`-th.
     clear: [u128; 16],
+    /// Every bit of the board's `len` bytes.
+    on_board: u128,
     lanes: Vec<Lane>,
     /// `ended[16 * position + hole]`: the sowing of that hole ends.
     ended: Vec<u8>,
@@ -114,6 +116,7 @@ impl LegalLanes {
             lap,
             every,
             clear: std::array::from_fn(|i| !(0xFFu128 << (8 * i))),
+            on_board: first_holes(len.min(16)).wrapping_mul(0xFF),
             lanes: if fast {
                 vec![Lane::default(); usize::from(rules.holes) * BLOCK]
             } else {
@@ -154,9 +157,11 @@ impl LegalLanes {
         // non-empty ones are kept (the next one overwrites an empty one).
         let mut live = 0usize;
         for (p, pos) in positions.clone().enumerate() {
-            let mut bytes = [0u8; 16];
-            bytes[..len].copy_from_slice(&pos.board()[..len]);
-            let board = u128::from_le_bytes(bytes);
+            // The first 16 bytes at once, those past the board masked off
+            // (a copy of `len` bytes was a call to `memcpy`).
+            let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
+            let board = u128::from_le_bytes(first) & self.on_board;
+            let bytes = board.to_le_bytes();
             let row = pos.side_to_move().index() * n;
             for i in 0..n {
                 let from = row + i;

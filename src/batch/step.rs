@@ -11,6 +11,7 @@ use super::lanes::{LegalLanes, BLOCK};
 use super::{
     move_of_action, observation_len, write_action_mask, write_observation, Setup, Slot, StepRows,
 };
+use crate::position::MoveEffect;
 use crate::rules::Rules;
 
 /// A run of consecutive games of a batch: the games, their generators of
@@ -96,10 +97,10 @@ fn step_parts(
     );
 }
 
-/// Steps a run of games with their legal actions, a block at a time: each
-/// game plays its move and keeps it (a finished game restarts at once),
-/// then the block's legal actions are decided together, then its rows are
-/// written.
+/// Steps a run of games with their legal actions, a block at a time: every
+/// game plays its move, then each keeps it (a finished game restarts at
+/// once), then the block's legal actions are decided together, then its
+/// rows are written.
 fn step_run(games: Games<'_>, actions: &[i64], setup: &Setup, rows: StepRows<'_>) {
     let rules = &setup.rules;
     let holes = usize::from(rules.holes);
@@ -110,13 +111,19 @@ fn step_run(games: Games<'_>, actions: &[i64], setup: &Setup, rows: StepRows<'_>
             .step_by(BLOCK)
             .zip(slots.chunks_mut(BLOCK).zip(legal.chunks_mut(BLOCK)))
         {
-            for (j, slot) in block.iter_mut().enumerate() {
+            // Every game of the block plays first, then keeps its move: the
+            // record's tag then reads a board whose byte stores have left
+            // the sowing, instead of waiting on them.
+            let mut effects = [MoveEffect::default(); BLOCK];
+            for (j, (slot, effect)) in block.iter_mut().zip(effects.iter_mut()).enumerate() {
+                *effect = slot
+                    .position
+                    .play_unchecked_in_place(rules, move_of_action(actions[start + j]))
+                    .expect("a legal action's sowing ends");
+            }
+            for (j, (slot, &effect)) in block.iter_mut().zip(effects.iter()).enumerate() {
                 let i = start + j;
                 let mv = move_of_action(actions[i]);
-                let effect = slot
-                    .position
-                    .play_unchecked_in_place(rules, mv)
-                    .expect("a legal action's sowing ends");
                 let (mut reward, mut terminated, mut truncated, mut finals) =
                     ([0.0f32; 2], false, false, [0u8; 2]);
                 if let Some(outcome) = slot.keep(rules, mv, effect) {
