@@ -499,6 +499,24 @@ impl Position {
     ) -> Option<MoveEffect> {
         debug_assert!(mover == self.side && len == self.len());
         let (captured, laps) = sowing::sow(&mut self.board, len, start, variant, obs)?;
+        Some(self.end_sowing(variant, mover, captured, laps, last_four, obs))
+    }
+
+    /// Ends the move of `mover` whose sowing (`laps` laps, `captured` seeds
+    /// taken) has left this position's board: the captures, the turn, the
+    /// last seeds when the board is nearly empty, the extra move. For the
+    /// engine's sowing above, and for the batch's lanes, which sow the laps
+    /// of many positions at once (`src/batch/lanes.rs`).
+    #[inline(always)]
+    pub(crate) fn end_sowing<O: Observer>(
+        &mut self,
+        variant: Variant,
+        mover: Side,
+        captured: u8,
+        laps: u32,
+        last_four: LastFour,
+        obs: &mut O,
+    ) -> MoveEffect {
         let mut effect = MoveEffect {
             captured,
             laps,
@@ -526,7 +544,7 @@ impl Position {
                 obs.step(Step::ExtraMove(mover));
             }
         }
-        Some(effect)
+        effect
     }
 }
 

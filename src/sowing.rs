@@ -359,6 +359,29 @@ fn sow_lap_en_passant<O: Observer>(
     pos
 }
 
+/// The end of a II or III sowing whose laps were sown elsewhere (the batch's
+/// lanes, `src/batch/lanes.rs`), as [`sow`]'s loop ends it: when its last
+/// lap left `count` seeds in hole `last` and they make a casa, the casa is
+/// taken, and in Hoyito II the chain of fours before it. The seeds taken.
+#[inline]
+pub(crate) fn take_casa(
+    board: &mut Board,
+    len: usize,
+    last: usize,
+    count: u8,
+    variant: Variant,
+) -> u8 {
+    debug_assert!(variant != Variant::I, "Hoyito I captures during its laps");
+    if count != 4 {
+        return 0;
+    }
+    clear_hole(board, last);
+    4 + match variant {
+        Variant::Ii => capture_chain(board, len, last, &mut ()),
+        _ => 0,
+    }
+}
+
 /// Hoyito II: after the casa at `last`, takes the holes before it in sowing order
 /// while they hold exactly four.
 #[inline]

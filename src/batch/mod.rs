@@ -5,12 +5,15 @@
 //! A [`Game`](crate::Game) keeps what a harness needs of every game (its
 //! moves, a record of 2 KB, the board's key), and 4,096 of them do not fit
 //! in cache: each step found every game cold. A batch keeps only what the
-//! rules need: the position (moved by the engine's own [`Position`] moves,
-//! so every rule of sowing, capture, turn and end is the engine's), the
-//! plies, the positions since the last capture for the stall rules
-//! (`stretch.rs`), and the legal actions of the position, which a step must
-//! return for every game and which are decided for a block of games at once
-//! (`lanes.rs`; the step itself is `step.rs`). Its games are checked against
+//! rules need: the position, the plies, the positions since the last
+//! capture for the stall rules (`stretch.rs`), and the legal actions of the
+//! position, which a step must return for every game and which are decided
+//! for a block of games at once (`lanes.rs`; the step itself is `step.rs`).
+//! The chosen moves of a block are sown together by the same lanes, then
+//! ended by the engine's own rules of capture, turn and end
+//! ([`Position::end_sowing`]); where the lanes do not serve (Hoyito I,
+//! boards over 2x8) the engine's [`Position`] moves play them whole. Its
+//! games are checked against
 //! [`Game`](crate::Game) move by move
 //! (`the_batch_plays_the_games_that_game_plays`).
 //!
