@@ -11,7 +11,7 @@
 //! for a block of games at once (`lanes.rs`; the step itself is `step.rs`).
 //! The chosen moves of a block are sown together by the same lanes, then
 //! ended by the engine's own rules of capture, turn and end
-//! ([`Position::end_sowing`]); where the lanes do not serve (Hoyito I,
+//! (`Position::end_sowing`); where the lanes do not serve (Hoyito I,
 //! boards over 2x8) the engine's [`Position`] moves play them whole. Its
 //! games are checked against
 //! [`Game`](crate::Game) move by move
