@@ -306,7 +306,7 @@ impl LegalLanes {
             let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
             let board = u128::from_le_bytes(first) & self.on_board;
             // A pass's lane is written and not kept.
-            let from = (pos.side_to_move().index() * n + (action as usize).wrapping_sub(1)) & 15;
+            let from = (pos.side_to_move().index() * n + action as usize).wrapping_sub(1) & 15;
             self.lanes[live] = Lane {
                 board: (board & self.clear[from]).to_le_bytes(),
                 hand: u32::from(board.to_le_bytes()[from]),

@@ -1,0 +1,99 @@
+//! A batch's step (`hoyito::batch`, the engine of Python's `VectorGame`):
+//! plies per second of n games stepped together on one thread, each with a
+//! uniformly random legal action drawn (untimed) from its mask. Report with
+//! `cargo bench --bench batch`; criterion's throughput line is plies/s.
+//! `python python/bench.py` compares the same step, from Python, with the
+//! engine's random self-play (issue 40).
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hoyito::batch::{observation_len, Batch, StepRows};
+use hoyito::{Rules, Variant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The rows of a step of `n` games on `2 x holes`.
+struct Rows {
+    observations: Vec<f32>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    final_captures: Vec<u8>,
+}
+
+impl Rows {
+    fn new(n: usize, holes: usize) -> Rows {
+        Rows {
+            observations: vec![0.0; n * observation_len(holes)],
+            masks: vec![false; n * (holes + 1)],
+            rewards: vec![0.0; 2 * n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            final_captures: vec![0; 2 * n],
+        }
+    }
+
+    fn step_rows(&mut self) -> StepRows<'_> {
+        StepRows {
+            observations: &mut self.observations,
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            final_captures: &mut self.final_captures,
+        }
+    }
+}
+
+/// A uniformly random legal action of each game of `batch`.
+fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng, actions: &mut [i64]) {
+    for (i, action) in actions.iter_mut().enumerate() {
+        let mut legal = batch.legal_actions(i);
+        for _ in 0..rng.random_range(0..legal.count_ones()) {
+            legal &= legal - 1;
+        }
+        *action = i64::from(legal.trailing_zeros());
+    }
+}
+
+fn batch_step(c: &mut Criterion) {
+    let mut group = c.benchmark_group("batch_step");
+    for (variant, holes) in [
+        (Variant::Ii, 6u32),
+        (Variant::Iii, 6),
+        (Variant::I, 6),
+        (Variant::Ii, 12),
+    ] {
+        let rules = Rules::new(variant)
+            .with_board(holes, 4)
+            .expect("valid board");
+        for n in [256usize, 4096] {
+            group.throughput(Throughput::Elements(n as u64));
+            let id = BenchmarkId::new(format!("{variant} 2x{holes}"), n);
+            group.bench_function(id, |b| {
+                let mut batch = Batch::new(rules, n, 1, 0, 0).expect("a batch");
+                let mut rows = Rows::new(n, holes as usize);
+                let mut actions = vec![0i64; n];
+                let mut rng = ChaCha8Rng::seed_from_u64(3);
+                b.iter_custom(|steps| {
+                    let mut stepping = Duration::ZERO;
+                    for _ in 0..steps {
+                        random_actions(&batch, &mut rng, &mut actions);
+                        let begun = Instant::now();
+                        batch
+                            .step(&actions, rows.step_rows())
+                            .expect("legal actions");
+                        stepping += begun.elapsed();
+                    }
+                    stepping
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch_step);
+criterion_main!(benches);
