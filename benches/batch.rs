@@ -8,44 +8,10 @@
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use hoyito::batch::{observation_len, Batch, StepRows};
+use hoyito::batch::{Batch, OwnedRows};
 use hoyito::{Rules, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// The rows of a step of `n` games on `2 x holes`.
-struct Rows {
-    observations: Vec<f32>,
-    masks: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    final_captures: Vec<u8>,
-}
-
-impl Rows {
-    fn new(n: usize, holes: usize) -> Rows {
-        Rows {
-            observations: vec![0.0; n * observation_len(holes)],
-            masks: vec![false; n * (holes + 1)],
-            rewards: vec![0.0; 2 * n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            final_captures: vec![0; 2 * n],
-        }
-    }
-
-    fn step_rows(&mut self) -> StepRows<'_> {
-        StepRows {
-            observations: &mut self.observations,
-            masks: &mut self.masks,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            final_captures: &mut self.final_captures,
-        }
-    }
-}
 
 /// A uniformly random legal action of each game of `batch`.
 fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng, actions: &mut [i64]) {
@@ -74,7 +40,7 @@ fn batch_step(c: &mut Criterion) {
             let id = BenchmarkId::new(format!("{variant} 2x{holes}"), n);
             group.bench_function(id, |b| {
                 let mut batch = Batch::new(rules, n, 1, 0, 0).expect("a batch");
-                let mut rows = Rows::new(n, holes as usize);
+                let mut rows = OwnedRows::new(n, holes as usize);
                 let mut actions = vec![0i64; n];
                 let mut rng = ChaCha8Rng::seed_from_u64(3);
                 b.iter_custom(|steps| {
@@ -82,9 +48,7 @@ fn batch_step(c: &mut Criterion) {
                     for _ in 0..steps {
                         random_actions(&batch, &mut rng, &mut actions);
                         let begun = Instant::now();
-                        batch
-                            .step(&actions, rows.step_rows())
-                            .expect("legal actions");
+                        batch.step(&actions, rows.rows()).expect("legal actions");
                         stepping += begun.elapsed();
                     }
                     stepping

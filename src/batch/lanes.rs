@@ -164,10 +164,7 @@ impl LegalLanes {
         // non-empty ones are kept (the next one overwrites an empty one).
         let mut live = 0usize;
         for (p, pos) in positions.clone().enumerate() {
-            // The first 16 bytes at once, those past the board masked off
-            // (a copy of `len` bytes was a call to `memcpy`).
-            let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
-            let board = u128::from_le_bytes(first) & self.on_board;
+            let board = self.board_of(pos);
             let bytes = board.to_le_bytes();
             let row = pos.side_to_move().index() * n;
             for i in 0..n {
@@ -196,21 +193,9 @@ impl LegalLanes {
             let mut going = 0usize;
             for k in 0..live {
                 let lane = &lanes[k];
-                let (hand, from, id) = (lane.hand, lane.from as usize, lane.id);
-                // The lap of [`LegalLanes::lap`], written out: here with no
-                // branch, the count read from the lane in memory.
-                let rounds = (hand * magic) >> 16;
-                let rest = (hand - rounds * len as u32) as usize;
-                let last = match from + rest {
-                    last if last >= len => last - len,
-                    last => last,
-                } & 15;
-                // Read from the lane in memory, written a round ago.
-                let seeds = u32::from(lane.board[last]) + rounds + u32::from(rest != 0);
-                let next = (u128::from_le_bytes(lane.board)
-                    .wrapping_add(every[rounds as usize & 255])
-                    .wrapping_add(lap[(16 * from + rest) & 255]))
-                    & clear[last];
+                let id = lane.id;
+                let (seeds, last, sown) = round_lap(lane, len, magic, lap, every);
+                let next = sown & clear[last];
                 let ends = seeds == 1 || seeds == 4;
                 ended[id as usize] = u8::from(ends);
                 lanes[going] = Lane {
@@ -240,6 +225,44 @@ impl LegalLanes {
             }
         }
     }
+}
+
+impl LegalLanes {
+    /// The board of `pos` (up to 16 holes) in a `u128`, a byte a hole:
+    /// its first 16 bytes at once, those past the board masked off (a copy
+    /// of `len` bytes was a call to `memcpy`).
+    #[inline(always)]
+    fn board_of(&self, pos: &Position) -> u128 {
+        let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
+        u128::from_le_bytes(first) & self.on_board
+    }
+}
+
+/// One lap of a round ([`LegalLanes::decide`], [`LegalLanes::sow`]): the
+/// lap of [`LegalLanes::lap`] with no branch, the count read from the lane
+/// in memory (written a round ago); the seeds in the hole of the last seed,
+/// that hole, and the board sown, that hole not yet picked up. The tables
+/// come as the caller's locals, so that they stay in registers.
+#[inline(always)]
+fn round_lap(
+    lane: &Lane,
+    len: usize,
+    magic: u32,
+    lap: &[u128; 256],
+    every: &[u128; 256],
+) -> (u32, usize, u128) {
+    let (hand, from) = (lane.hand, lane.from as usize);
+    let rounds = (hand * magic) >> 16;
+    let rest = (hand - rounds * len as u32) as usize;
+    let last = match from + rest {
+        last if last >= len => last - len,
+        last => last,
+    } & 15;
+    let seeds = u32::from(lane.board[last]) + rounds + u32::from(rest != 0);
+    let sown = u128::from_le_bytes(lane.board)
+        .wrapping_add(every[rounds as usize & 255])
+        .wrapping_add(lap[(16 * from + rest) & 255]);
+    (seeds, last, sown)
 }
 
 /// A chosen move's sowing, sown by the lanes: the board after its last lap
@@ -303,8 +326,7 @@ impl LegalLanes {
         let (len, n) = (self.len, self.len / 2);
         let mut live = 0usize;
         for (p, (pos, &action)) in positions.zip(actions).enumerate() {
-            let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
-            let board = u128::from_le_bytes(first) & self.on_board;
+            let board = self.board_of(pos);
             // A pass's lane is written and not kept.
             let from = (pos.side_to_move().index() * n + action as usize).wrapping_sub(1) & 15;
             self.lanes[live] = Lane {
@@ -326,20 +348,10 @@ impl LegalLanes {
             let mut going = 0usize;
             for k in 0..live {
                 let lane = &lanes[k];
-                let (hand, from, id) = (lane.hand, lane.from as usize, lane.id + LAP);
-                // The lap of [`LegalLanes::decide`]'s rounds; where it ends
-                // the sowing, the board before its last hole is picked up
-                // (`take_casa` takes a casa).
-                let rounds = (hand * magic) >> 16;
-                let rest = (hand - rounds * len as u32) as usize;
-                let last = match from + rest {
-                    last if last >= len => last - len,
-                    last => last,
-                } & 15;
-                let seeds = u32::from(lane.board[last]) + rounds + u32::from(rest != 0);
-                let sown = u128::from_le_bytes(lane.board)
-                    .wrapping_add(every[rounds as usize & 255])
-                    .wrapping_add(lap[(16 * from + rest) & 255]);
+                let id = lane.id + LAP;
+                // Where the lap ends the sowing, its board before the last
+                // hole is picked up (`take_casa` takes a casa).
+                let (seeds, last, sown) = round_lap(lane, len, magic, lap, every);
                 let picked = sown & clear[last];
                 let ends = seeds == 1 || seeds == 4;
                 out[(id % LAP) as usize & (BLOCK - 1)] = Sown {

@@ -102,6 +102,50 @@ pub struct StepRows<'a> {
     pub final_captures: &'a mut [u8],
 }
 
+/// A step's rows, owned: for Rust programs that step a batch (its tests,
+/// `benches/batch.rs`); Python's `VectorGame` writes into numpy arrays.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedRows {
+    /// `n * observation_len(holes)`.
+    pub observations: Vec<f32>,
+    /// `n * (holes + 1)`.
+    pub masks: Vec<bool>,
+    /// `n * 2`.
+    pub rewards: Vec<f32>,
+    /// `n`.
+    pub terminated: Vec<bool>,
+    /// `n`.
+    pub truncated: Vec<bool>,
+    /// `n * 2`.
+    pub final_captures: Vec<u8>,
+}
+
+impl OwnedRows {
+    /// Rows for `n` games on `2 x holes`, zeroed.
+    pub fn new(n: usize, holes: usize) -> OwnedRows {
+        OwnedRows {
+            observations: vec![0.0; n * observation_len(holes)],
+            masks: vec![false; n * (holes + 1)],
+            rewards: vec![0.0; 2 * n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            final_captures: vec![0; 2 * n],
+        }
+    }
+
+    /// The rows for [`Batch::step`] to write.
+    pub fn rows(&mut self) -> StepRows<'_> {
+        StepRows {
+            observations: &mut self.observations,
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            final_captures: &mut self.final_captures,
+        }
+    }
+}
+
 impl<'a> StepRows<'a> {
     /// The rows of the first `k` games and the others'.
     fn split_at(self, k: usize, w: usize, m: usize) -> (StepRows<'a>, StepRows<'a>) {
@@ -461,44 +505,6 @@ mod tests {
     use crate::game::Game;
     use crate::rules::{Leftover, Variant};
 
-    /// A step's rows, owned.
-    #[derive(Debug, Clone, PartialEq)]
-    struct Rows {
-        observations: Vec<f32>,
-        masks: Vec<bool>,
-        rewards: Vec<f32>,
-        terminated: Vec<bool>,
-        truncated: Vec<bool>,
-        final_captures: Vec<u8>,
-    }
-
-    impl Rows {
-        fn new(n: usize, holes: usize) -> Rows {
-            Rows {
-                observations: vec![0.0; n * observation_len(holes)],
-                masks: vec![false; n * (holes + 1)],
-                rewards: vec![0.0; 2 * n],
-                terminated: vec![false; n],
-                truncated: vec![false; n],
-                final_captures: vec![0; 2 * n],
-            }
-        }
-
-        fn step(&mut self, batch: &mut Batch, actions: &[i64]) -> Result<(), BatchError> {
-            batch.step(
-                actions,
-                StepRows {
-                    observations: &mut self.observations,
-                    masks: &mut self.masks,
-                    rewards: &mut self.rewards,
-                    terminated: &mut self.terminated,
-                    truncated: &mut self.truncated,
-                    final_captures: &mut self.final_captures,
-                },
-            )
-        }
-    }
-
     /// A uniformly random legal action of each game.
     fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng) -> Vec<i64> {
         (0..batch.len())
@@ -573,7 +579,7 @@ mod tests {
                         .collect();
                     let h = holes as usize;
                     let (w, m) = (observation_len(h), h + 1);
-                    let mut rows = Rows::new(n, h);
+                    let mut rows = OwnedRows::new(n, h);
                     for _ in 0..120 {
                         for (i, game) in games.iter().enumerate() {
                             assert_eq!(batch.position(i), game.position());
@@ -582,7 +588,7 @@ mod tests {
                             assert_eq!(batch.legal_actions(i), legal, "{}", game.position());
                         }
                         let actions = random_actions(&batch, &mut rng);
-                        rows.step(&mut batch, &actions).unwrap();
+                        batch.step(&actions, rows.rows()).unwrap();
                         for (i, game) in games.iter_mut().enumerate() {
                             game.play(move_of_action(actions[i])).unwrap();
                             let (reward, finals, term, trunc) = match game.outcome() {
@@ -645,25 +651,25 @@ mod tests {
         let mut one = Batch::new(rules, n, 9, 4, 80).unwrap();
         let mut three = pool.install(|| Batch::new(rules, n, 9, 4, 80)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let (mut a, mut b) = (Rows::new(n, 6), Rows::new(n, 6));
+        let (mut a, mut b) = (OwnedRows::new(n, 6), OwnedRows::new(n, 6));
         for _ in 0..150 {
             let actions = random_actions(&one, &mut rng);
-            a.step(&mut one, &actions).unwrap();
-            pool.install(|| b.step(&mut three, &actions)).unwrap();
+            one.step(&actions, a.rows()).unwrap();
+            pool.install(|| three.step(&actions, b.rows())).unwrap();
             assert_eq!(a, b);
         }
         let before: Vec<Position> = (0..n).map(|i| *one.position(i)).collect();
         let mut actions = random_actions(&one, &mut rng);
         let bad = (0..n).find(|&i| one.legal_actions(i) & 1 == 0).unwrap();
         actions[bad] = 0;
-        let err = a.step(&mut one, &actions).unwrap_err();
+        let err = one.step(&actions, a.rows()).unwrap_err();
         assert!(
             matches!(err, BatchError::Illegal { game, action: 0, .. } if game == bad),
             "{err}"
         );
         assert!(err.to_string().contains("legal actions are"), "{err}");
         assert_eq!(
-            a.step(&mut one, &actions[1..]).unwrap_err(),
+            one.step(&actions[1..], a.rows()).unwrap_err(),
             BatchError::Count {
                 given: n - 1,
                 games: n
@@ -697,11 +703,11 @@ mod tests {
         // their first quiet ply and start again at the start position.
         let mut batch = Batch::new(rules, 3, 1, 0, 0).unwrap();
         let start = Position::start(&rules);
-        let mut rows = Rows::new(3, 6);
+        let mut rows = OwnedRows::new(3, 6);
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         for _ in 0..20 {
             let actions = random_actions(&batch, &mut rng);
-            rows.step(&mut batch, &actions).unwrap();
+            batch.step(&actions, rows.rows()).unwrap();
             for i in 0..3 {
                 if rows.terminated[i] {
                     assert_eq!(*batch.position(i), start);
