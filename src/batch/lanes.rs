@@ -52,16 +52,68 @@ const FAST_LAPS: u32 = 64;
 pub(crate) const BLOCK: usize = 256;
 
 /// One sowing under way: the board after its last pick-up (a byte a hole),
-/// the seeds in hand, the board index picked up, and which position and
-/// hole it decides (`16 * position + hole`).
+/// and in one word the seeds in hand (8 bits), the board index picked up
+/// (4 bits) and which position and hole it decides (`16 * position + hole`,
+/// or the position alone for [`LegalLanes::sow`]): the word's low 12 bits
+/// are the lap tables' index, and a lap rewrites them alone. Then the laps
+/// sown so far.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
 struct Lane {
     board: [u8; 16],
-    hand: u32,
-    from: u32,
-    id: u32,
+    word: u32,
+    laps: u32,
 }
+
+impl Lane {
+    /// The sowing of `hand` seeds picked up from board index `from` of
+    /// `board` (already emptied), for `id`.
+    #[inline(always)]
+    fn new(board: u128, hand: u8, from: usize, id: usize) -> Lane {
+        Lane {
+            board: board.to_le_bytes(),
+            word: (id as u32) << 12 | (from as u32 & 15) << 8 | u32::from(hand),
+            laps: 0,
+        }
+    }
+
+    /// The lap tables' index of this lane's next lap.
+    #[inline(always)]
+    fn lap_index(&self) -> usize {
+        (self.word & LAP_INDEX) as usize
+    }
+
+    /// The seeds in hand.
+    fn hand(&self) -> u32 {
+        self.word & 0xFF
+    }
+
+    /// The board index picked up.
+    fn from(&self) -> usize {
+        (self.word >> 8 & 15) as usize
+    }
+
+    /// Which position and hole this lane decides.
+    #[inline(always)]
+    fn id(&self) -> usize {
+        (self.word >> 12) as usize
+    }
+
+    /// The lane after a lap that left `board` and picked up the `seeds`
+    /// (at most 255: no hole holds more) at board index `last`.
+    #[inline(always)]
+    fn after_lap(&self, board: u128, seeds: u32, last: usize) -> Lane {
+        Lane {
+            board: board.to_le_bytes(),
+            word: self.word & !LAP_INDEX | (last as u32) << 8 | (seeds & 0xFF),
+            laps: self.laps + 1,
+        }
+    }
+}
+
+/// The low bits of a lane's word: the seeds in hand and the board index
+/// picked up, the lap tables' index.
+const LAP_INDEX: u32 = (1 << 12) - 1;
 
 /// The legal actions of positions of one rules, a block at a time: bit 0
 /// the pass, bit `k` the mover's hole `k` (the moves of
@@ -177,12 +229,7 @@ impl LegalLanes {
             for i in 0..n {
                 let from = row + i;
                 let hand = bytes[from];
-                self.lanes[live] = Lane {
-                    board: (board & self.clear[from]).to_le_bytes(),
-                    hand: u32::from(hand),
-                    from: from as u32,
-                    id: (16 * p + i) as u32,
-                };
+                self.lanes[live] = Lane::new(board & self.clear[from], hand, from, 16 * p + i);
                 live += usize::from(hand != 0);
             }
         }
@@ -200,17 +247,10 @@ impl LegalLanes {
             let mut going = 0usize;
             for k in 0..live {
                 let lane = &lanes[k];
-                let id = lane.id;
                 let (seeds, last, sown) = round_lap(lane, adds, landing);
-                let next = sown & clear[last];
                 let ends = seeds == 1 || seeds == 4;
-                ended[id as usize] = u8::from(ends);
-                lanes[going] = Lane {
-                    board: next.to_le_bytes(),
-                    hand: seeds,
-                    from: last as u32,
-                    id,
-                };
+                ended[lane.id() & (16 * BLOCK - 1)] = u8::from(ends);
+                lanes[going] = lane.after_lap(sown & clear[last], seeds, last);
                 going += usize::from(!ends);
             }
             live = going;
@@ -223,7 +263,7 @@ impl LegalLanes {
         for k in 0..live {
             let lane = self.lanes[k];
             if self.long_sowing_ends(&lane) {
-                out[lane.id as usize / 16] |= 2 << (lane.id % 16);
+                out[lane.id() / 16] |= 2 << (lane.id() % 16);
             }
         }
         for legal in &mut out[..count] {
@@ -256,7 +296,7 @@ fn round_lap(
     adds: &[u128; LAP_TABLE],
     landing: &[u16; LAP_TABLE],
 ) -> (u32, usize, u128) {
-    let at = lap_index(lane.from as usize, lane.hand);
+    let at = lane.lap_index();
     let end = landing[at];
     let last = usize::from(end & 15);
     let seeds = u32::from(lane.board[last]) + u32::from(end >> 8);
@@ -267,13 +307,6 @@ fn round_lap(
 /// Entries of the lap tables: a hand of up to 255 seeds from each of 16
 /// board indices.
 const LAP_TABLE: usize = 16 * 256;
-
-/// The lap tables' index of `hand` seeds picked up from board index
-/// `from`, kept in range by a mask (no bounds check on the laps' chain).
-#[inline(always)]
-fn lap_index(from: usize, hand: u32) -> usize {
-    (from << 8 | hand as usize) & (LAP_TABLE - 1)
-}
 
 /// A chosen move's sowing, sown by the lanes: the board after its last lap
 /// (a byte a hole), the hole of the last seed, the seeds there, the laps.
@@ -339,18 +372,12 @@ impl LegalLanes {
             let board = self.board_of(pos);
             // A pass's lane is written and not kept.
             let from = (pos.side_to_move().index() * n + action as usize).wrapping_sub(1) & 15;
-            self.lanes[live] = Lane {
-                board: (board & self.clear[from]).to_le_bytes(),
-                hand: u32::from(board.to_le_bytes()[from]),
-                from: from as u32,
-                id: p as u32,
-            };
+            let hand = board.to_le_bytes()[from];
+            self.lanes[live] = Lane::new(board & self.clear[from], hand, from, p);
             live += usize::from(action != 0);
         }
         let (adds, landing, clear) = (&*self.adds, &*self.landing, &self.clear);
         let lanes = &mut self.lanes[..];
-        // Laps counted in the lane's id, above the position's number.
-        const LAP: u32 = 1 << 16;
         for _ in 0..MAX_RELAY_LAPS {
             if live == 0 {
                 break;
@@ -358,24 +385,17 @@ impl LegalLanes {
             let mut going = 0usize;
             for k in 0..live {
                 let lane = &lanes[k];
-                let id = lane.id + LAP;
                 // Where the lap ends the sowing, its board before the last
                 // hole is picked up (`take_casa` takes a casa).
                 let (seeds, last, sown) = round_lap(lane, adds, landing);
-                let picked = sown & clear[last];
                 let ends = seeds == 1 || seeds == 4;
-                out[(id % LAP) as usize & (BLOCK - 1)] = Sown {
+                out[lane.id() & (BLOCK - 1)] = Sown {
                     board: sown,
                     last: last as u32,
                     count: seeds,
-                    laps: id / LAP,
+                    laps: lane.laps + 1,
                 };
-                lanes[going] = Lane {
-                    board: picked.to_le_bytes(),
-                    hand: seeds,
-                    from: last as u32,
-                    id,
-                };
+                lanes[going] = lane.after_lap(sown & clear[last], seeds, last);
                 going += usize::from(!ends);
             }
             live = going;
@@ -392,7 +412,7 @@ impl LegalLanes {
     /// number to that hole), so the next lap waits on the count alone.
     #[inline(always)]
     fn lap(&self, board: u128, hand: u32, from: usize) -> (u32, usize, u128) {
-        let at = lap_index(from, hand);
+        let at = (from << 8 | hand as usize) & LAP_INDEX as usize;
         let end = self.landing[at];
         let last = usize::from(end & 15);
         let seeds = u32::from((board >> (8 * last)) as u8) + u32::from(end >> 8);
@@ -435,8 +455,8 @@ impl LegalLanes {
         let len = self.len as u8;
         let mut state = State {
             board: u128::from_le_bytes(lane.board),
-            hand: lane.hand,
-            from: lane.from as usize,
+            hand: lane.hand(),
+            from: lane.from(),
             len,
         };
         let mut saved = state;
@@ -587,12 +607,7 @@ mod tests {
                         u128::from_le_bytes(sown),
                         "{hand} from {from} on {len}"
                     );
-                    let lane = Lane {
-                        board: picked,
-                        hand,
-                        from: from as u32,
-                        id: 0,
-                    };
+                    let lane = Lane::new(u128::from_le_bytes(picked), hand as u8, from, 0);
                     let (seeds_r, last_r, sown_r) = round_lap(&lane, &lanes.adds, &lanes.landing);
                     assert_eq!(
                         (seeds_r, last_r, sown_r & lanes.clear[last_r]),
@@ -767,12 +782,12 @@ mod tests {
     fn lane_of(lanes: &LegalLanes, pos: &Position, from: usize) -> Lane {
         let mut bytes = [0u8; 16];
         bytes[..lanes.len].copy_from_slice(&pos.board()[..lanes.len]);
-        Lane {
-            board: (u128::from_le_bytes(bytes) & lanes.clear[from]).to_le_bytes(),
-            hand: u32::from(bytes[from]),
-            from: from as u32,
-            id: 0,
-        }
+        Lane::new(
+            u128::from_le_bytes(bytes) & lanes.clear[from],
+            bytes[from],
+            from,
+            0,
+        )
     }
 
     /// The states a thread remembers are those of one board length: the
@@ -788,7 +803,7 @@ mod tests {
         let lane = lane_of(&lanes, &pos, 6);
         let mut state = State {
             board: u128::from_le_bytes(lane.board),
-            hand: lane.hand,
+            hand: lane.hand(),
             from: 6,
             len: 8,
         };
