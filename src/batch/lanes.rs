@@ -22,7 +22,9 @@
 //! (best of six paired runs of a scratch program).
 //!
 //! The laps are the engine's (`src/sowing.rs`) on a board of up to 16 holes
-//! held in one `u128`, a byte a hole: `hand / len` seeds in every hole (the
+//! held in 16 bytes, a byte a hole, added and masked as one vector
+//! ([`Bytes16`]; as a `u128`, two words and a carry, the step was 1.15x
+//! slower, eight paired runs): `hand / len` seeds in every hole (the
 //! emptied one included), one more in each of the `hand % len` holes after
 //! the one picked up. What a lap adds, where its last seed falls and how
 //! many seeds it adds there are read from tables indexed by the hole picked
@@ -55,25 +57,54 @@ pub(crate) const BLOCK: usize = 256;
 /// and in one word the seeds in hand (8 bits), the board index picked up
 /// (4 bits) and which position and hole it decides (`16 * position + hole`,
 /// or the position alone for [`LegalLanes::sow`]): the word's low 12 bits
-/// are the lap tables' index, and a lap rewrites them alone. Then the laps
-/// sown so far.
+/// are the lap tables' index, and a lap rewrites them alone. (Every lane
+/// of a round has sown as many laps as there were rounds.)
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
 struct Lane {
-    board: [u8; 16],
+    board: Bytes16,
     word: u32,
-    laps: u32,
+}
+
+/// Sixteen bytes, a byte a hole, added and masked byte by byte: one vector
+/// operation each where the processor has 16-byte vectors (as x86-64 and
+/// AArch64 all do), where a `u128` takes two words and a carry.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
+struct Bytes16([u8; 16]);
+
+impl Bytes16 {
+    #[inline(always)]
+    fn from_u128(word: u128) -> Bytes16 {
+        Bytes16(word.to_le_bytes())
+    }
+
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+
+    /// Byte-wise sum (no byte overflows: no hole holds more than 255).
+    #[inline(always)]
+    fn add(self, other: &Bytes16) -> Bytes16 {
+        Bytes16(std::array::from_fn(|i| self.0[i].wrapping_add(other.0[i])))
+    }
+
+    /// Byte-wise and.
+    #[inline(always)]
+    fn and(self, other: &Bytes16) -> Bytes16 {
+        Bytes16(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
 }
 
 impl Lane {
     /// The sowing of `hand` seeds picked up from board index `from` of
     /// `board` (already emptied), for `id`.
     #[inline(always)]
-    fn new(board: u128, hand: u8, from: usize, id: usize) -> Lane {
+    fn new(board: Bytes16, hand: u8, from: usize, id: usize) -> Lane {
         Lane {
-            board: board.to_le_bytes(),
+            board,
             word: (id as u32) << 12 | (from as u32 & 15) << 8 | u32::from(hand),
-            laps: 0,
         }
     }
 
@@ -102,11 +133,10 @@ impl Lane {
     /// The lane after a lap that left `board` and picked up the `seeds`
     /// (at most 255: no hole holds more) at board index `last`.
     #[inline(always)]
-    fn after_lap(&self, board: u128, seeds: u32, last: usize) -> Lane {
+    fn after_lap(&self, board: Bytes16, seeds: u32, last: usize) -> Lane {
         Lane {
-            board: board.to_le_bytes(),
+            board,
             word: self.word & !LAP_INDEX | (last as u32) << 8 | (seeds & 0xFF),
-            laps: self.laps + 1,
         }
     }
 }
@@ -130,15 +160,15 @@ pub(crate) struct LegalLanes {
     /// from board index `from` adds to the board, byte by byte: `hand /
     /// len` seeds in every hole, one more in each of the `hand % len` holes
     /// after `from`.
-    adds: Box<[u128; LAP_TABLE]>,
+    adds: Box<[Bytes16; LAP_TABLE]>,
     /// `landing[256 * from + hand]`: the board index of that lap's last seed
     /// (low 4 bits) and the seeds the lap adds there (high 8 bits). With
     /// `adds`, one index makes a lap: no division on the laps' chain.
     landing: Box<[u16; LAP_TABLE]>,
     /// `clear[i]`: every byte but the `i`-th.
-    clear: [u128; 16],
+    clear: [Bytes16; 16],
     /// Every bit of the board's `len` bytes.
-    on_board: u128,
+    on_board: Bytes16,
     lanes: Vec<Lane>,
     /// `ended[16 * position + hole]`: the sowing of that hole ends.
     ended: Vec<u8>,
@@ -158,7 +188,7 @@ impl LegalLanes {
     pub(crate) fn new(rules: &Rules) -> LegalLanes {
         let len = 2 * rules.holes as usize;
         let fast = rules.variant != Variant::I && len <= 16;
-        let mut adds = Box::new([0u128; LAP_TABLE]);
+        let mut adds = Box::new([Bytes16::default(); LAP_TABLE]);
         let mut landing = Box::new([0u16; LAP_TABLE]);
         if fast {
             for from in 0..len {
@@ -170,7 +200,7 @@ impl LegalLanes {
                     let every = first_holes(len).wrapping_mul(rounds as u128);
                     let last = (from + rest) % len;
                     let added = rounds + usize::from(rest != 0);
-                    adds[256 * from + hand] = every.wrapping_add(lap);
+                    adds[256 * from + hand] = Bytes16::from_u128(every.wrapping_add(lap));
                     landing[256 * from + hand] = (added << 8 | last) as u16;
                 }
             }
@@ -181,8 +211,8 @@ impl LegalLanes {
             fast,
             adds,
             landing,
-            clear: std::array::from_fn(|i| !(0xFFu128 << (8 * i))),
-            on_board: first_holes(len.min(16)).wrapping_mul(0xFF),
+            clear: std::array::from_fn(|i| Bytes16::from_u128(!(0xFFu128 << (8 * i)))),
+            on_board: Bytes16::from_u128(first_holes(len.min(16)).wrapping_mul(0xFF)),
             lanes: if fast {
                 vec![Lane::default(); usize::from(rules.holes) * BLOCK]
             } else {
@@ -224,12 +254,11 @@ impl LegalLanes {
         let mut live = 0usize;
         for (p, pos) in positions.clone().enumerate() {
             let board = self.board_of(pos);
-            let bytes = board.to_le_bytes();
             let row = pos.side_to_move().index() * n;
             for i in 0..n {
                 let from = row + i;
-                let hand = bytes[from];
-                self.lanes[live] = Lane::new(board & self.clear[from], hand, from, 16 * p + i);
+                let hand = board.0[from];
+                self.lanes[live] = Lane::new(board.and(&self.clear[from]), hand, from, 16 * p + i);
                 live += usize::from(hand != 0);
             }
         }
@@ -250,7 +279,7 @@ impl LegalLanes {
                 let (seeds, last, sown) = round_lap(lane, adds, landing);
                 let ends = seeds == 1 || seeds == 4;
                 ended[lane.id() & (16 * BLOCK - 1)] = u8::from(ends);
-                lanes[going] = lane.after_lap(sown & clear[last], seeds, last);
+                lanes[going] = lane.after_lap(sown.and(&clear[last]), seeds, last);
                 going += usize::from(!ends);
             }
             live = going;
@@ -275,13 +304,13 @@ impl LegalLanes {
 }
 
 impl LegalLanes {
-    /// The board of `pos` (up to 16 holes) in a `u128`, a byte a hole:
-    /// its first 16 bytes at once, those past the board masked off (a copy
-    /// of `len` bytes was a call to `memcpy`).
+    /// The board of `pos` (up to 16 holes), a byte a hole: its first 16
+    /// bytes at once, those past the board masked off (a copy of `len`
+    /// bytes was a call to `memcpy`).
     #[inline(always)]
-    fn board_of(&self, pos: &Position) -> u128 {
+    fn board_of(&self, pos: &Position) -> Bytes16 {
         let first: [u8; 16] = pos.board[..16].try_into().expect("16 bytes");
-        u128::from_le_bytes(first) & self.on_board
+        Bytes16(first).and(&self.on_board)
     }
 }
 
@@ -293,14 +322,14 @@ impl LegalLanes {
 #[inline(always)]
 fn round_lap(
     lane: &Lane,
-    adds: &[u128; LAP_TABLE],
+    adds: &[Bytes16; LAP_TABLE],
     landing: &[u16; LAP_TABLE],
-) -> (u32, usize, u128) {
+) -> (u32, usize, Bytes16) {
     let at = lane.lap_index();
     let end = landing[at];
     let last = usize::from(end & 15);
-    let seeds = u32::from(lane.board[last]) + u32::from(end >> 8);
-    let sown = u128::from_le_bytes(lane.board).wrapping_add(adds[at]);
+    let seeds = u32::from(lane.board.0[last]) + u32::from(end >> 8);
+    let sown = lane.board.add(&adds[at]);
     (seeds, last, sown)
 }
 
@@ -313,7 +342,7 @@ const LAP_TABLE: usize = 16 * 256;
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
 pub(crate) struct Sown {
-    board: u128,
+    board: Bytes16,
     last: u32,
     count: u32,
     laps: u32,
@@ -327,7 +356,7 @@ impl Sown {
     #[inline]
     pub(crate) fn play_into(self, pos: &mut Position, rules: &Rules) -> MoveEffect {
         let len = pos.len();
-        pos.board[..16].copy_from_slice(&self.board.to_le_bytes());
+        pos.board[..16].copy_from_slice(&self.board.0);
         let captured = take_casa(
             &mut pos.board,
             len,
@@ -372,13 +401,12 @@ impl LegalLanes {
             let board = self.board_of(pos);
             // A pass's lane is written and not kept.
             let from = (pos.side_to_move().index() * n + action as usize).wrapping_sub(1) & 15;
-            let hand = board.to_le_bytes()[from];
-            self.lanes[live] = Lane::new(board & self.clear[from], hand, from, p);
+            self.lanes[live] = Lane::new(board.and(&self.clear[from]), board.0[from], from, p);
             live += usize::from(action != 0);
         }
         let (adds, landing, clear) = (&*self.adds, &*self.landing, &self.clear);
         let lanes = &mut self.lanes[..];
-        for _ in 0..MAX_RELAY_LAPS {
+        for laps in 1..=MAX_RELAY_LAPS {
             if live == 0 {
                 break;
             }
@@ -393,9 +421,9 @@ impl LegalLanes {
                     board: sown,
                     last: last as u32,
                     count: seeds,
-                    laps: lane.laps + 1,
+                    laps,
                 };
-                lanes[going] = lane.after_lap(sown & clear[last], seeds, last);
+                lanes[going] = lane.after_lap(sown.and(&clear[last]), seeds, last);
                 going += usize::from(!ends);
             }
             live = going;
@@ -416,8 +444,8 @@ impl LegalLanes {
         let end = self.landing[at];
         let last = usize::from(end & 15);
         let seeds = u32::from((board >> (8 * last)) as u8) + u32::from(end >> 8);
-        let board = board.wrapping_add(self.adds[at]);
-        (seeds, last, board & self.clear[last])
+        let board = board.wrapping_add(self.adds[at].to_u128());
+        (seeds, last, board & self.clear[last].to_u128())
     }
 
     /// Whether the sowing of `lane`, still going after [`FAST_LAPS`] laps,
@@ -454,7 +482,7 @@ impl LegalLanes {
     fn long_sowing_ends_within(&self, lane: &Lane, cap: u32, sparse: u64) -> bool {
         let len = self.len as u8;
         let mut state = State {
-            board: u128::from_le_bytes(lane.board),
+            board: lane.board.to_u128(),
             hand: lane.hand(),
             from: lane.from(),
             len,
@@ -607,10 +635,10 @@ mod tests {
                         u128::from_le_bytes(sown),
                         "{hand} from {from} on {len}"
                     );
-                    let lane = Lane::new(u128::from_le_bytes(picked), hand as u8, from, 0);
+                    let lane = Lane::new(Bytes16(picked), hand as u8, from, 0);
                     let (seeds_r, last_r, sown_r) = round_lap(&lane, &lanes.adds, &lanes.landing);
                     assert_eq!(
-                        (seeds_r, last_r, sown_r & lanes.clear[last_r]),
+                        (seeds_r, last_r, sown_r.and(&lanes.clear[last_r]).to_u128()),
                         (seeds, last, next)
                     );
                 }
@@ -782,12 +810,7 @@ mod tests {
     fn lane_of(lanes: &LegalLanes, pos: &Position, from: usize) -> Lane {
         let mut bytes = [0u8; 16];
         bytes[..lanes.len].copy_from_slice(&pos.board()[..lanes.len]);
-        Lane::new(
-            u128::from_le_bytes(bytes) & lanes.clear[from],
-            bytes[from],
-            from,
-            0,
-        )
+        Lane::new(Bytes16(bytes).and(&lanes.clear[from]), bytes[from], from, 0)
     }
 
     /// The states a thread remembers are those of one board length: the
@@ -802,7 +825,7 @@ mod tests {
         let pos: Position = "1,1,2,1,0,1/6,0,6,0,6,0 N 16-8".parse().unwrap();
         let lane = lane_of(&lanes, &pos, 6);
         let mut state = State {
-            board: u128::from_le_bytes(lane.board),
+            board: lane.board.to_u128(),
             hand: lane.hand(),
             from: 6,
             len: 8,
