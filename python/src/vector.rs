@@ -13,6 +13,7 @@ use hoyito::batch::{observation_len, Batch, StepRows};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::rules::{rules, value_error};
 
@@ -48,9 +49,13 @@ fn action_vector(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
             array.shape()
         )));
     }
-    let array = actions.call_method1("astype", ("int64",))?;
+    // `copy=False`: an int64 array (what numpy's `argmax` gives) is not
+    // copied here, only once below.
+    let kwargs = PyDict::new(actions.py());
+    kwargs.set_item("copy", false)?;
+    let array = actions.call_method("astype", ("int64",), Some(&kwargs))?;
     let array = array.downcast::<PyArray1<i64>>()?.readonly();
-    Ok(array.as_slice()?.to_vec())
+    Ok(array.as_array().iter().copied().collect())
 }
 
 impl PyVectorGame {

@@ -94,7 +94,7 @@ def test_illegal_actions_and_truncation():
 def test_actions_of_the_wrong_type_dtype_or_shape_raise_naming_them():
     """Actions must be a 1-D numpy array of integers: floats, 2-D arrays
     and lists raise a TypeError naming what was given; integers of another
-    width are taken as they are."""
+    width, and strided views, are taken as they are."""
     vg = hoyito.VectorGame(2, "ii", 6, seed=0)
     with pytest.raises(TypeError, match="not an array of dtype float64 and shape \\[2\\]"):
         vg.step(np.array([1.0, 2.0]))
@@ -104,6 +104,12 @@ def test_actions_of_the_wrong_type_dtype_or_shape_raise_naming_them():
         vg.step([1, 2])
     other = hoyito.VectorGame(2, "ii", 6, seed=0)
     a = vg.step(np.array([1, 2], dtype=np.int32))
+    b = other.step(np.array([1, 2], dtype=np.int64))
+    assert all((x == y).all() for x, y in zip(a, b))
+    assert vg.notations() == other.notations()
+    # An int64 array is read as it is, not copied first: a strided view
+    # (every other column of a 2-D array) is read through its strides.
+    a = vg.step(np.array([[1, 9], [2, 9]], dtype=np.int64)[:, 0])
     b = other.step(np.array([1, 2], dtype=np.int64))
     assert all((x == y).all() for x, y in zip(a, b))
     assert vg.notations() == other.notations()
