@@ -33,6 +33,7 @@ pub use observation::{
     observation_len, write_action_mask, write_observation, write_observation_from,
 };
 
+use observation::write_rows;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 

@@ -8,9 +8,7 @@ use std::cell::RefCell;
 use rand_chacha::ChaCha8Rng;
 
 use super::lanes::{LegalLanes, Sown, BLOCK};
-use super::{
-    move_of_action, observation_len, write_action_mask, write_observation, Setup, Slot, StepRows,
-};
+use super::{move_of_action, observation_len, write_rows, Setup, Slot, StepRows};
 use crate::moves::Move;
 use crate::position::MoveEffect;
 use crate::rules::Rules;
@@ -179,11 +177,14 @@ fn step_run(games: Games<'_>, actions: &[i64], setup: &Setup, rows: StepRows<'_>
                 rows.truncated[i] = truncated;
             }
             lanes.decide(block.iter().map(|s| &s.position), legal);
-            for (j, (slot, &actions)) in block.iter().zip(legal.iter()).enumerate() {
-                let i = start + j;
-                write_observation(&slot.position, &mut rows.observations[i * w..(i + 1) * w]);
-                write_action_mask(actions, &mut rows.masks[i * m..(i + 1) * m]);
-            }
+            let end = start + block.len();
+            write_rows(
+                block.iter().map(|s| &s.position),
+                legal,
+                holes,
+                &mut rows.observations[start * w..end * w],
+                &mut rows.masks[start * m..end * m],
+            );
         }
     });
 }
