@@ -49,6 +49,23 @@ def test_a_python_agent_plays_a_roster_agent(tmp_path):
     assert games_rows(out) == rows
 
 
+def test_a_python_agent_against_greedy_is_the_same_on_one_and_two_threads(tmp_path):
+    """Issue 40's check: a Python callable plays a 200-pair match against
+    greedy, and games.csv is the same byte for byte on 1 and 2 threads (the
+    workers take turns at the GIL; the games and their order do not
+    change)."""
+    runs = {}
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        summary = hoyito.match(lookahead, "greedy", pairs=200, seed=11, threads=threads, out=str(out))
+        assert summary["games"] == 400
+        assert summary["python_forfeits"] == []
+        runs[threads] = (out / "games.csv").read_bytes()
+    rows = list(csv.DictReader(runs[1].decode().splitlines()))
+    assert len(rows) == 400 and {r["south"] for r in rows} == {"lookahead", "greedy"}
+    assert runs[1] == runs[2]
+
+
 def test_roster_games_equal_the_clis(tmp_path):
     """Two roster agents through hoyito.match play the CLI's games: the rows
     are the same whatever the thread count."""
