@@ -135,3 +135,12 @@ def test_masks_are_the_engines_legal_moves(variant, holes):
             game = hoyito.Game.from_notation(text, variant)
             assert m.tolist() == game.action_mask().tolist(), text
         _, mask, _, _, _ = vg.step(random_actions(mask, rng))
+
+
+def test_unknown_variants_and_empty_batches_raise():
+    """A VectorGame of an unknown variant or of no games raises a
+    ValueError naming the problem."""
+    with pytest.raises(ValueError, match='unknown variant "iv": expected one of i, ii, iii'):
+        hoyito.VectorGame(2, "iv", 6)
+    with pytest.raises(ValueError, match="at least one game"):
+        hoyito.VectorGame(0, "ii", 6)
