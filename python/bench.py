@@ -26,7 +26,13 @@ import time
 
 import numpy as np
 
-import hoyito
+# Run as `python python/bench.py`, Python puts this folder first on the
+# path, where `hoyito/` is the package's source without its compiled engine
+# (`pip install ./python` installs both elsewhere): import the installed one.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import hoyito  # noqa: E402
 
 
 def rust_rates(binary, games):

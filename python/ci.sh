@@ -16,7 +16,9 @@ python="${PYTHON:-python3}"
 "$python" -m venv "$venv"
 pip="$venv/bin/python -m pip"
 $pip install --quiet --upgrade pip
-$pip install --quiet maturin pytest numpy pettingzoo gymnasium
+# pygame: PettingZoo's connect_four_v3, which bench.py runs beside hoyito's
+# AEC loop, imports it.
+$pip install --quiet maturin pytest numpy pettingzoo gymnasium pygame
 skipped=()
 if ! $pip install --quiet open_spiel; then
     skipped+=("OpenSpiel tests: the open_spiel package does not install here (no wheel for $("$venv/bin/python" -V) on $(uname -sm))")
@@ -24,6 +26,12 @@ fi
 # The README's install command, from the repository root.
 (cd "$root" && CARGO_INCREMENTAL=0 $pip install --quiet ./python)
 (cd "$root" && "$venv/bin/python" -m pytest python/tests -q -rs)
+# The speed script as the README runs it, briefly: it must run against the
+# installed package (not the source folder beside it) and reach
+# connect_four_v3.
+(cd "$root" && "$venv/bin/python" python/bench.py --steps 5 --repeat 1 --games 200 \
+    --aec-steps 200 --batch 64) | tee "$venv/bench.txt"
+grep -q "connect_four_v3 [0-9]" "$venv/bench.txt"
 if [ ${#skipped[@]} -gt 0 ]; then
     printf 'skipped: %s\n' "${skipped[@]}"
 else
