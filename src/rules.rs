@@ -93,7 +93,7 @@ impl<'de> Deserialize<'de> for Variant {
     }
 }
 
-/// Who gets the seeds left on the board of a stalled game **[decision]**.
+/// Who gets the seeds left on the board of a stalled game **\[decision\]**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Leftover {
@@ -131,7 +131,7 @@ pub enum LastFour {
     Player(Side),
 }
 
-/// When a game that nobody can finish is ended as stalled **[decision]**.
+/// When a game that nobody can finish is ended as stalled **\[decision\]**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StallRules {
@@ -164,8 +164,8 @@ impl StallRules {
 
     /// Refuses stall rules under which a game need not end, or need not end
     /// in reasonable time: both the no-capture limit and the repetition rule
-    /// off, a no-capture limit above [`MAX_NO_CAPTURE_LIMIT`], or a
-    /// repetition count above [`MAX_REPETITIONS`]. The first problem found,
+    /// off, a no-capture limit above `MAX_NO_CAPTURE_LIMIT`, or a
+    /// repetition count above `MAX_REPETITIONS`. The first problem found,
     /// in that order; [`StallRules::problems`] lists them all.
     pub fn check_ends(&self) -> Result<(), RulesError> {
         match self.problems().into_iter().next() {
@@ -253,14 +253,14 @@ pub enum RulesError {
          1 seed per hole it does); turn on at least one of them (defaults: 200 and 3)"
     )]
     EndlessGames,
-    /// A no-capture limit above [`MAX_NO_CAPTURE_LIMIT`].
+    /// A no-capture limit above `MAX_NO_CAPTURE_LIMIT`.
     #[error(
         "no_capture_limit = {0} is too large: at most {MAX_NO_CAPTURE_LIMIT} plies without a \
          capture (default 200; 0 turns the limit off), or a stalled game could run for hours \
          and fill the disk"
     )]
     NoCaptureLimit(u32),
-    /// A repetition count above [`MAX_REPETITIONS`].
+    /// A repetition count above `MAX_REPETITIONS`.
     #[error(
         "repetitions = {0} is too large: at most {MAX_REPETITIONS} occurrences of a position \
          (default 3; 0 turns the rule off), or two agents repeating a cycle could play it \

@@ -396,7 +396,7 @@ impl Roster {
     }
 
     /// Refuses a name that is not a usable agent name: 1 to
-    /// [`MAX_AGENT_NAME`] ASCII letters, digits, `-`, `_`, `.` and `+`, not
+    /// `MAX_AGENT_NAME` ASCII letters, digits, `-`, `_`, `.` and `+`, not
     /// beginning with `.` or `-`. Names appear in `games.csv`, file names and
     /// command lines unquoted, so nothing that a CSV reader, a file system or a
     /// shell treats specially is allowed.

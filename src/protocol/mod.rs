@@ -1,8 +1,8 @@
 //! The process protocol that lets agents written in any language play: the
-//! messages and their text ([`message`]) and the owner of an agent process
-//! ([`process`]), over the reader of its output ([`reader`]), the log of its
-//! standard error ([`stderr_log`]) and the sweeps that leave none of its
-//! processes behind ([`reaper`]). The `Agent` over them is
+//! messages and their text (`message`) and the owner of an agent process
+//! (`process`), over the reader of its output (`reader`), the log of its
+//! standard error (`stderr_log`) and the sweeps that leave none of its
+//! processes behind (`reaper`). The `Agent` over them is
 //! `agents::ExternalAgent`; the protocol itself is documented for agent
 //! authors in `agents/PROTOCOL.md`.
 

@@ -420,7 +420,7 @@ pub fn perfect_lines(
 }
 
 /// A whole game from `start` under perfect play that ends with the proved
-/// exact `value` (for the start's mover), played by the rules' [`Game`]: above
+/// exact `value` (for the start's mover), played by the rules' [`Game`](crate::Game): above
 /// the tables each side plays a move whose value, proved by the same two
 /// searches `depth - 1` plies deep from the child, is exactly what the
 /// position is worth to it (the depth shrinks with every ply, so the line

@@ -83,7 +83,7 @@ pub struct LayerStats {
     pub sweeps: u32,
     /// Rounds over the parents of the positions that changed, after the
     /// sweeps, until the fixed point (the last one changes nothing); 0 where
-    /// the sweeps went to the end (see [`frontier`](super::frontier)).
+    /// the sweeps went to the end (see `frontier`).
     pub rounds: u32,
     /// Time spent simulating the moves.
     pub generation: Duration,

@@ -254,7 +254,7 @@ impl Mapped {
 }
 
 /// Maps the file of `kind` for the layer of `seeds`, if there is one, after
-/// the checks of [`verify`] (header, length, checksum) on the mapped bytes: `Ok(None)` when it does not
+/// the checks of `verify` (header, length, checksum) on the mapped bytes: `Ok(None)` when it does not
 /// exist, an error naming it when it is not exactly a file of this solve and
 /// layer, whole. Nothing is copied into memory.
 pub fn map(

@@ -120,7 +120,7 @@ impl RunDir {
 /// Opens `dir` for `experiment` (whose `games` is rounded to pairs), creating
 /// it if need be: a directory of the same experiment is resumed; one of
 /// another experiment is refused, or emptied of results when `force`. The
-/// directory is locked first (see [`super::run_lock`]): a directory that
+/// directory is locked first (see `super::run_lock`): a directory that
 /// another process is writing is refused, `force` or not.
 pub fn open_run_dir(
     dir: &Path,

@@ -76,7 +76,7 @@ pub struct SearchOptions {
     /// first this many plies the agent scores every legal move by a search
     /// from the position it leads to and plays one chosen uniformly, by the
     /// game's seeded generator, among those within `diverse_margin` seeds of
-    /// the best ([`crate::agents::Diverse`]). Deterministic agents otherwise
+    /// the best (`crate::agents::Diverse`). Deterministic agents otherwise
     /// play one game from the standard start. Not a search enhancement: the
     /// search itself is unchanged.
     #[serde(skip_serializing_if = "crate::agents::skip_default::is_default")]

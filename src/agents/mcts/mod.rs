@@ -66,16 +66,16 @@ impl MctsParams {
 /// then the search is plain UCT, draw for draw.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct MctsOptions {
-    /// MCTS-Solver ([`solver`]): prove wins, draws and losses.
+    /// MCTS-Solver (`solver`): prove wins, draws and losses.
     pub solver: bool,
-    /// Progressive bias weight `w` ([`select`]); 0 is off.
+    /// Progressive bias weight `w` (`select`); 0 is off.
     pub progressive_bias: f64,
-    /// RAVE's schedule constant `k` ([`rave`]); 0 is off.
+    /// RAVE's schedule constant `k` (`rave`); 0 is off.
     pub rave: f64,
     /// GRAVE's reference threshold: AMAF values come from the closest ancestor
     /// with more than this many playouts; 0 is plain RAVE.
     pub grave_ref: u32,
-    /// Keep the subtree of the position reached between moves ([`reuse`]).
+    /// Keep the subtree of the position reached between moves (`reuse`).
     pub reuse: bool,
 }
 
