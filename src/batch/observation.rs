@@ -23,12 +23,19 @@ pub fn write_observation(pos: &Position, out: &mut [f32]) {
 /// Writes the observation of `pos` as `me` sees it into `out`.
 #[inline]
 pub fn write_observation_from(pos: &Position, me: Side, out: &mut [f32]) {
-    let n = pos.holes() as usize;
+    observe(pos, me, pos.holes() as usize, out);
+}
+
+/// [`write_observation_from`] on `n` holes a row: a constant where
+/// [`write_rows`] compiles a board's length in, so that the writes unroll.
+#[inline(always)]
+fn observe(pos: &Position, me: Side, n: usize, out: &mut [f32]) {
     let other = me.opponent();
-    for (slot, &seeds) in out[..n].iter_mut().zip(pos.row(me)) {
+    let (mine, theirs) = (me.index() * n, other.index() * n);
+    for (slot, &seeds) in out[..n].iter_mut().zip(&pos.board[mine..mine + n]) {
         *slot = f32::from(seeds);
     }
-    for (slot, &seeds) in out[n..2 * n].iter_mut().zip(pos.row(other)) {
+    for (slot, &seeds) in out[n..2 * n].iter_mut().zip(&pos.board[theirs..theirs + n]) {
         *slot = f32::from(seeds);
     }
     let captures = pos.captures();
@@ -62,54 +69,29 @@ pub(crate) fn write_rows<'a>(
     macro_rules! fixed {
         ($($n:literal)*) => {
             match holes {
-                $($n => rows_of::<$n>(positions, actions, observations, masks),)*
-                _ => {
-                    let (w, m) = (observation_len(holes), holes + 1);
-                    for ((pos, &legal), (obs, mask)) in positions
-                        .zip(actions)
-                        .zip(observations.chunks_exact_mut(w).zip(masks.chunks_exact_mut(m)))
-                    {
-                        write_observation(pos, obs);
-                        write_action_mask(legal, mask);
-                    }
-                }
+                $($n => rows_of(positions, actions, $n, observations, masks),)*
+                _ => rows_of(positions, actions, holes, observations, masks),
             }
         };
     }
     fixed!(2 3 4 5 6 7 8 9 10 11 12);
 }
 
-/// [`write_rows`] on `2 x N`.
+/// [`write_rows`] on `2 x n`.
 #[inline(always)]
-fn rows_of<'a, const N: usize>(
+fn rows_of<'a>(
     positions: impl Iterator<Item = &'a Position>,
     actions: &[u32],
+    n: usize,
     observations: &mut [f32],
     masks: &mut [bool],
 ) {
-    for ((pos, &legal), (obs, mask)) in positions.zip(actions).zip(
-        observations
-            .chunks_exact_mut(2 * N + 2)
-            .zip(masks.chunks_exact_mut(N + 1)),
-    ) {
-        let me = pos.side_to_move();
-        let (mine, theirs) = (me.index() * N, me.opponent().index() * N);
-        let mine: &[u8; N] = pos.board[mine..mine + N].try_into().expect("a row");
-        let theirs: &[u8; N] = pos.board[theirs..theirs + N].try_into().expect("a row");
-        let (row, rest) = obs.split_at_mut(N);
-        let (other, captures) = rest.split_at_mut(N);
-        for (slot, &seeds) in row.iter_mut().zip(mine) {
-            *slot = f32::from(seeds);
-        }
-        for (slot, &seeds) in other.iter_mut().zip(theirs) {
-            *slot = f32::from(seeds);
-        }
-        let taken = pos.captures();
-        captures[0] = f32::from(taken[me]);
-        captures[1] = f32::from(taken[me.opponent()]);
-        for (k, slot) in mask.iter_mut().enumerate() {
-            *slot = legal >> k & 1 == 1;
-        }
+    let rows = observations
+        .chunks_exact_mut(observation_len(n))
+        .zip(masks.chunks_exact_mut(n + 1));
+    for ((pos, &legal), (obs, mask)) in positions.zip(actions).zip(rows) {
+        observe(pos, pos.side_to_move(), n, obs);
+        write_action_mask(legal, mask);
     }
 }
 
