@@ -104,7 +104,7 @@ impl Lane {
     fn new(board: Bytes16, hand: u8, from: usize, id: usize) -> Lane {
         Lane {
             board,
-            word: (id as u32) << 12 | (from as u32 & 15) << 8 | u32::from(hand),
+            word: (id as u32) << 12 | lap_index(from, u32::from(hand)) as u32,
         }
     }
 
@@ -136,7 +136,7 @@ impl Lane {
     fn after_lap(&self, board: Bytes16, seeds: u32, last: usize) -> Lane {
         Lane {
             board,
-            word: self.word & !LAP_INDEX | (last as u32) << 8 | (seeds & 0xFF),
+            word: self.word & !LAP_INDEX | lap_index(last, seeds) as u32,
         }
     }
 }
@@ -144,6 +144,22 @@ impl Lane {
 /// The low bits of a lane's word: the seeds in hand and the board index
 /// picked up, the lap tables' index.
 const LAP_INDEX: u32 = (1 << 12) - 1;
+
+/// The lap tables' index of a lap of `hand` seeds (at most 255: no hole
+/// holds more) picked up from board index `from`: the layout of the tables
+/// and of a lane's word alike.
+#[inline(always)]
+fn lap_index(from: usize, hand: u32) -> usize {
+    ((from & 15) << 8 | (hand & 0xFF) as usize) & LAP_INDEX as usize
+}
+
+/// What `landing` says of a lap: the board index of its last seed, and the
+/// seeds it adds there.
+#[inline(always)]
+fn land(landing: &[u16; LAP_TABLE], at: usize) -> (usize, u32) {
+    let end = landing[at];
+    (usize::from(end & 15), u32::from(end >> 8))
+}
 
 /// The legal actions of positions of one rules, a block at a time: bit 0
 /// the pass, bit `k` the mover's hole `k` (the moves of
@@ -156,12 +172,12 @@ pub(crate) struct LegalLanes {
     /// Whether the lanes decide (II and III on up to 16 holes); else the
     /// engine's move generation does.
     fast: bool,
-    /// `adds[256 * from + hand]`: what a lap of `hand` seeds picked up
+    /// `adds[lap_index(from, hand)]`: what a lap of `hand` seeds picked up
     /// from board index `from` adds to the board, byte by byte: `hand /
     /// len` seeds in every hole, one more in each of the `hand % len` holes
     /// after `from`.
     adds: Box<[Bytes16; LAP_TABLE]>,
-    /// `landing[256 * from + hand]`: the board index of that lap's last seed
+    /// `landing[lap_index(from, hand)]`: the board index of that lap's last seed
     /// (low 4 bits) and the seeds the lap adds there (high 8 bits). With
     /// `adds`, one index makes a lap: no division on the laps' chain.
     landing: Box<[u16; LAP_TABLE]>,
@@ -200,8 +216,9 @@ impl LegalLanes {
                     let every = first_holes(len).wrapping_mul(rounds as u128);
                     let last = (from + rest) % len;
                     let added = rounds + usize::from(rest != 0);
-                    adds[256 * from + hand] = Bytes16::from_u128(every.wrapping_add(lap));
-                    landing[256 * from + hand] = (added << 8 | last) as u16;
+                    let at = lap_index(from, hand as u32);
+                    adds[at] = Bytes16::from_u128(every.wrapping_add(lap));
+                    landing[at] = (added << 8 | last) as u16;
                 }
             }
         }
@@ -326,9 +343,8 @@ fn round_lap(
     landing: &[u16; LAP_TABLE],
 ) -> (u32, usize, Bytes16) {
     let at = lane.lap_index();
-    let end = landing[at];
-    let last = usize::from(end & 15);
-    let seeds = u32::from(lane.board.0[last]) + u32::from(end >> 8);
+    let (last, added) = land(landing, at);
+    let seeds = u32::from(lane.board.0[last]) + added;
     let sown = lane.board.add(&adds[at]);
     (seeds, last, sown)
 }
@@ -440,10 +456,9 @@ impl LegalLanes {
     /// number to that hole), so the next lap waits on the count alone.
     #[inline(always)]
     fn lap(&self, board: u128, hand: u32, from: usize) -> (u32, usize, u128) {
-        let at = (from << 8 | hand as usize) & LAP_INDEX as usize;
-        let end = self.landing[at];
-        let last = usize::from(end & 15);
-        let seeds = u32::from((board >> (8 * last)) as u8) + u32::from(end >> 8);
+        let at = lap_index(from, hand);
+        let (last, added) = land(&self.landing, at);
+        let seeds = u32::from((board >> (8 * last)) as u8) + added;
         let board = board.wrapping_add(self.adds[at].to_u128());
         (seeds, last, board & self.clear[last].to_u128())
     }
