@@ -10,19 +10,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hoyito::batch::{Batch, OwnedRows};
 use hoyito::{Rules, Variant};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// A uniformly random legal action of each game of `batch`.
-fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng, actions: &mut [i64]) {
-    for (i, action) in actions.iter_mut().enumerate() {
-        let mut legal = batch.legal_actions(i);
-        for _ in 0..rng.random_range(0..legal.count_ones()) {
-            legal &= legal - 1;
-        }
-        *action = i64::from(legal.trailing_zeros());
-    }
-}
 
 fn batch_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch_step");
@@ -46,7 +35,7 @@ fn batch_step(c: &mut Criterion) {
                 b.iter_custom(|steps| {
                     let mut stepping = Duration::ZERO;
                     for _ in 0..steps {
-                        random_actions(&batch, &mut rng, &mut actions);
+                        batch.random_actions(&mut rng, &mut actions);
                         let begun = Instant::now();
                         batch.step(&actions, rows.rows()).expect("legal actions");
                         stepping += begun.elapsed();

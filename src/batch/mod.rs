@@ -34,6 +34,7 @@ pub use observation::{
 };
 
 use observation::write_rows;
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
@@ -415,6 +416,23 @@ impl Batch {
         self.legal[i]
     }
 
+    /// Writes a uniformly random legal action of each game into `actions`
+    /// (one a game, in order), drawn with `rng`: the random player that the
+    /// batch's tests and `benches/batch.rs` step with.
+    ///
+    /// # Panics
+    /// If `actions` is not one action a game long.
+    pub fn random_actions<R: Rng + ?Sized>(&self, rng: &mut R, actions: &mut [i64]) {
+        assert_eq!(actions.len(), self.len(), "one action a game");
+        for (action, &legal) in actions.iter_mut().zip(&self.legal) {
+            let mut bits = legal;
+            for _ in 0..rng.random_range(0..legal.count_ones()) {
+                bits &= bits - 1;
+            }
+            *action = i64::from(bits.trailing_zeros());
+        }
+    }
+
     /// Writes every game's observation and mask (`observations`:
     /// [`observation_len`] a game; `masks`: `holes + 1` a game).
     ///
@@ -508,17 +526,9 @@ mod tests {
 
     /// A uniformly random legal action of each game.
     fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng) -> Vec<i64> {
-        (0..batch.len())
-            .map(|i| {
-                let legal = batch.legal_actions(i);
-                let k = rng.random_range(0..legal.count_ones());
-                let mut bits = legal;
-                for _ in 0..k {
-                    bits &= bits - 1;
-                }
-                i64::from(bits.trailing_zeros())
-            })
-            .collect()
+        let mut actions = vec![0; batch.len()];
+        batch.random_actions(rng, &mut actions);
+        actions
     }
 
     /// A new game as the batch starts one: `opening` random plies drawn
