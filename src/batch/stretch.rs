@@ -8,9 +8,10 @@
 //! and the move that made it) and a 512-bit filter with two bits a tag (its
 //! high and its low 9 bits): a position with either bit clear is new, and
 //! nothing else is read (25 plies in 26 in random II 2x6 games, where a
-//! stretch holds 41 positions on average; with one bit a tag, 13 in 14). Otherwise its tag is compared with the stretch's tags, and a
-//! matching tag sends it to the positions themselves, made again from the
-//! stretch's first position by its moves: equal tags never decide anything.
+//! stretch holds 41 positions on average; with one bit a tag, 13 in 14).
+//! Otherwise its tag is compared with the stretch's tags, and a matching
+//! tag sends it to the positions themselves, made again from the stretch's
+//! first position by its moves: equal tags never decide anything.
 //! The comparisons are what the record costs (cycle counters: 45 cycles a
 //! ply with them, 21 without, with a 256-bit filter that sent one position
 //! in 7 to them; 37 to 40 with one bit a tag in 512), since the stretches
