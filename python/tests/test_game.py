@@ -1,6 +1,9 @@
 """hoyito.Game: the engine's game through Python. Scenarios draw the board."""
 
 import copy
+import os
+import random
+import subprocess
 
 import numpy as np
 import pytest
@@ -167,3 +170,35 @@ def test_a_move_on_a_finished_game_raises():
     assert game.is_over()
     with pytest.raises(ValueError, match="the game is over: no move can be played"):
         game.play(1)
+
+
+def _hoyito_binary():
+    """The CLI that CI's `cargo test` built (or HOYITO_BIN), if any."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for path in (os.environ.get("HOYITO_BIN"), *(os.path.join(root, "target", p, "hoyito") for p in ("release", "debug"))):
+        if path and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def test_tables_opened_from_a_directory_that_hoyito_solve_wrote(tmp_path):
+    """hoyito.Tables(path) maps the files of `hoyito solve --tables`: the
+    values of a random game's positions equal the tables built in memory;
+    a directory without them raises a ValueError naming it and the command
+    that builds them."""
+    binary = _hoyito_binary()
+    if binary is None:
+        pytest.skip("no hoyito binary (cargo build, or HOYITO_BIN) to write tables with")
+    subprocess.run([binary, "solve", "--variant", "ii", "--holes", "4", "--max-seeds", "8",
+                    "--tables", str(tmp_path / "tb")], check=True, capture_output=True)
+    opened = hoyito.Tables(str(tmp_path / "tb"), "ii", holes=4, seeds=1)
+    built = hoyito.Tables.build("ii", holes=4, seeds=1, max_seeds=8)
+    assert opened.max_seeds == 8
+    rng = random.Random(4)
+    for _ in range(20):
+        game = hoyito.Game("ii", holes=4, seeds=1)
+        while not game.is_over():
+            assert opened.value(game) == built.value(game) is not None
+            game.play(rng.choice(game.legal_moves()))
+    with pytest.raises(ValueError, match="no tables for Hoyito ii on 2x4 .* in .*nothing here.*hoyito solve"):
+        hoyito.Tables(str(tmp_path / "nothing here"), "ii", holes=4, seeds=1)
