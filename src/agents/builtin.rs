@@ -41,6 +41,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../agents/champion-diverse-4.toml"),
     ),
     (
+        "champion-diverse-4m",
+        include_str!("../../agents/champion-diverse-4m.toml"),
+    ),
+    (
         "champion-diverse",
         include_str!("../../agents/champion-diverse.toml"),
     ),
