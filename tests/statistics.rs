@@ -458,3 +458,65 @@ fn ladder_pairing_reproduces_the_figure_in_issue_8() {
         "{d16:?}"
     );
 }
+
+/// A self-play pair of a deterministic agent: both games the same moves,
+/// South winning (`south_wins`) or losing both; `opening_end` ends them
+/// inside their 8-ply random opening with that ending.
+fn self_play_pair(pair: u64, south_wins: bool, opening_end: Option<Ending>) -> [GameRow; 2] {
+    [0, 1].map(|k| {
+        let mut row = game(2 * pair + k, "champion", "champion", Winner::N);
+        row.winner = if south_wins { Winner::S } else { Winner::N };
+        row.moves_hash = MovesHash(pair);
+        row.opening = "1 2 3 4 5 6 1 2".to_string();
+        if let Some(ending) = opening_end {
+            (row.plies, row.ending) = (7, ending);
+        }
+        row
+    })
+}
+
+#[test]
+fn games_decided_inside_the_opening_count_in_the_advantage_over_every_opening() {
+    // 4 pairs played (South wins 3), 6 pairs decided inside the opening (5 by
+    // the tables, 1 by the rules; North wins all 6), as Hoyito I 2x6 under
+    // the champion: the headline is over the 4 played pairs alone, the
+    // figure over every opening over all 10.
+    let mut rows = Vec::new();
+    for pair in 0..10 {
+        let (wins, end) = match pair {
+            0..=2 => (true, None),
+            3 => (false, None),
+            4..=8 => (false, Some(Ending::Tablebase)),
+            _ => (false, Some(Ending::Normal)),
+        };
+        rows.extend(self_play_pair(pair, wins, end));
+    }
+    let tally = Tally::from_rows(&rows);
+    let setting = tally.settings().next().expect("one setting");
+    let lines = hoyito::stats::first_player(&setting, &["champion".to_string()]);
+    let line = lines.last().expect("the self-play line");
+    assert_eq!(line.games.opening_ended, 12);
+    assert!(close(line.advantage.value, 0.75 - 0.5, 1e-12), "{line:?}");
+    let every = line
+        .advantage_all_openings
+        .expect("some games ended in the opening");
+    assert!(close(every.value, 0.3 - 0.5, 1e-12), "{every:?}");
+    let ended = line
+        .advantage_opening_ended
+        .expect("some games ended in the opening");
+    assert!(close(ended.value, -0.5, 1e-12), "{ended:?}");
+    assert_eq!(line.opening_ended_adjudicated, Some(10));
+}
+
+#[test]
+fn without_games_ended_in_the_opening_there_is_no_second_figure() {
+    let rows: Vec<GameRow> = (0..3)
+        .flat_map(|p| self_play_pair(p, p == 0, None))
+        .collect();
+    let tally = Tally::from_rows(&rows);
+    let setting = tally.settings().next().expect("one setting");
+    for line in hoyito::stats::first_player(&setting, &[]) {
+        assert_eq!(line.advantage_all_openings, None);
+        assert_eq!(line.advantage_opening_ended, None);
+    }
+}

@@ -21,6 +21,10 @@ use serde::Serialize;
 /// The 95% normal quantile used by every interval of the report.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The share of the squared values below which a sum of squared residuals
+/// is rounding residue: the expansion loses about 16 digits of the sums.
+const RESIDUE: f64 = 1e-12;
+
 /// The running sums of a clustered ratio.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct RatioSums {
@@ -61,7 +65,13 @@ impl RatioSums {
         let se = if self.clusters < 2 {
             0.0
         } else {
-            let ss = (self.yy - 2.0 * r * self.xy + r * r * self.xx).max(0.0);
+            // The sum of squared residuals, expanded; where every cluster
+            // has the same ratio it is 0 up to rounding (3e-10 on 4 pairs
+            // of equal capture rates), which is no spread: counted as 0, so
+            // that the estimate has no interval rather than a false one.
+            let ss = self.yy - 2.0 * r * self.xy + r * r * self.xx;
+            let scale = self.yy + r * r * self.xx;
+            let ss = if ss <= RESIDUE * scale { 0.0 } else { ss };
             (g / (g - 1.0) * ss).sqrt() / self.x
         };
         Some(Estimate::normal(r, se))
@@ -136,6 +146,21 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clusters_with_one_ratio_have_no_spread() {
+        // Four pairs with the same capture rate (1 capture in 13 plies) but
+        // different lengths, as III 2x6 from the start had: the expanded
+        // residuals leave about 5e-13, a standard error near 6e-10, and
+        // the report printed `0.077 [0.077, 0.077]`.
+        let mut s = RatioSums::default();
+        for (plies, captures) in [(104.0, 8.0), (156.0, 12.0), (364.0, 28.0), (572.0, 44.0)] {
+            s.add(plies, captures);
+        }
+        let e = s.estimate().unwrap();
+        assert_eq!(e.se, 0.0, "{e:?}");
+        assert_eq!((e.low, e.high), (e.value, e.value));
+    }
 
     #[test]
     fn the_ratio_and_its_interval_match_a_hand_computation() {

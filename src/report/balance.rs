@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::format::fixed;
+use super::format::{estimate_text, fixed, no_interval_reason};
 
 use serde::Serialize;
 
@@ -41,19 +41,16 @@ pub fn balance_summary(tally: &BalanceTally) -> BalanceSummary {
 }
 
 /// How a metric's value is written: shares and rates with three decimals,
-/// counts with one.
-fn cell(metric: Metric, e: &Estimate) -> String {
+/// counts with one, more where rounding would hide the interval's width;
+/// an estimate with no interval (one pair, or pairs that all measured the
+/// same) is written alone, with `why`.
+fn cell(metric: Metric, e: &Estimate, why: impl FnOnce() -> String) -> String {
     let decimals = match metric {
         Metric::Duration | Metric::LeadChanges | Metric::QuietEnd => 1,
         Metric::Branching | Metric::Laps => 2,
         _ => 3,
     };
-    format!(
-        "{} [{}, {}]",
-        fixed(e.value, decimals),
-        fixed(e.low, decimals),
-        fixed(e.high, decimals)
-    )
+    estimate_text(e.value, e.low, e.high, decimals, fixed, why)
 }
 
 /// Writes the Balance section: definitions, one table per metric family,
@@ -114,7 +111,10 @@ pub fn write_balance(
             )?;
             for &m in &metrics {
                 match g.get(m) {
-                    Some(e) => write!(out, " {} |", cell(m, e))?,
+                    Some(e) => {
+                        let why = || no_interval_reason(g.pairs, "pair");
+                        write!(out, " {} |", cell(m, e, why))?
+                    }
                     None => write!(out, " - |")?,
                 }
             }
@@ -139,9 +139,10 @@ pub fn write_balance(
                 "| {} | {} | {} | {} | {} |",
                 c.variant,
                 c.metric.label(),
-                cell(c.metric, &c.a),
-                cell(c.metric, &c.b),
-                cell(c.metric, &c.difference)
+                cell(c.metric, &c.a, || format!("no spread on 2x{a}")),
+                cell(c.metric, &c.b, || format!("no spread on 2x{b}")),
+                cell(c.metric, &c.difference, || "no spread on either board"
+                    .to_string())
             )?;
         }
         writeln!(out)?;

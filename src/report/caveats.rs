@@ -2,7 +2,8 @@
 //! automatically from the statistics and ranked by how much they can change
 //! a conclusion: an unfinished run; settings and groups where stall rules,
 //! not play, settled more than a fifth of the games; games that ended inside
-//! their random opening, before any agent moved (left out of every figure);
+//! their random opening, before any agent moved (left out of the agents'
+//! figures, and what leaving them out does to South's advantage);
 //! groups that played the same games again; and samples too thin for their
 //! normal intervals. Each is stated once, with every cell it concerns.
 //!
@@ -98,7 +99,7 @@ pub struct AdjudicatedCell {
 }
 
 /// A setting some of whose games ended inside the random opening.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OpeningCell {
     /// Variant and board.
     pub setting: Setting,
@@ -106,6 +107,26 @@ pub struct OpeningCell {
     pub games: u64,
     /// Games that ended inside the opening.
     pub opening_ended: u64,
+    /// Each group with such games, with South's advantage both ways.
+    pub lines: Vec<OpeningLine>,
+}
+
+/// One group's games that ended inside the opening, and what leaving them
+/// out does to its first-player advantage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpeningLine {
+    /// The agents: two for a pairing, one for self-play.
+    pub agents: Vec<String>,
+    /// Games that ended inside the opening.
+    pub opening_ended: u64,
+    /// How many of them adjudication ended (the rest the rules did).
+    pub adjudicated: u64,
+    /// South's advantage over the games the agents played (the headline).
+    pub advantage: Proportion,
+    /// Over every opening, those games included with their exact result.
+    pub all_openings: Proportion,
+    /// Over the games that ended inside the opening alone.
+    pub opening_ended_advantage: Proportion,
 }
 
 /// A group that played some games more than once, with its first-player
@@ -167,6 +188,7 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
     let mut thin = Vec::new();
     for s in settings {
         let setting = s.setting;
+        let mut opening_lines = Vec::new();
         for r in &s.first_player {
             let g: &GroupGames = &r.games;
             if g.endings.much_stalled() {
@@ -180,6 +202,17 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
             }
             if r.scope == Scope::AllGames {
                 continue;
+            }
+            if let (Some(all), Some(ended)) = (r.advantage_all_openings, r.advantage_opening_ended)
+            {
+                opening_lines.push(OpeningLine {
+                    agents: scope_agents(&r.scope),
+                    opening_ended: g.opening_ended,
+                    adjudicated: r.opening_ended_adjudicated.unwrap_or(0),
+                    advantage: r.advantage,
+                    all_openings: all,
+                    opening_ended_advantage: ended,
+                });
             }
             if g.repeated() {
                 repeats.push(RepeatCell {
@@ -229,6 +262,7 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
                 setting,
                 games: s.games,
                 opening_ended: s.opening_ended,
+                lines: opening_lines,
             });
         }
     }
@@ -334,11 +368,33 @@ impl Caveat {
                         )
                     })
                     .collect();
+                let lines: Vec<String> = cells
+                    .iter()
+                    .flat_map(|c| c.lines.iter().map(move |l| (c, l)))
+                    .map(|(c, l)| {
+                        format!(
+                            "{}: {} over every opening, {} over the games played, {} over \
+                             the {} that ended in the opening ({} of them adjudicated)",
+                            cell_label(&c.setting, &l.agents),
+                            signed_interval(&l.all_openings),
+                            signed_interval(&l.advantage),
+                            signed_interval(&l.opening_ended_advantage),
+                            l.opening_ended,
+                            l.adjudicated
+                        )
+                    })
+                    .collect();
                 format!(
                     "**Games that ended inside their random opening, before any agent moved, \
-                     are left out of every figure**: {}. They say nothing about the agents; \
-                     the figures are of the games the agents played.",
-                    listed.join("; ")
+                     are left out of the agents' figures**: {}. They say nothing about the \
+                     agents, but each is the exact result of its opening: the rules ended it \
+                     during the random plies, or adjudication did (the endgame tables' perfect \
+                     play, or a winner that can no longer change). So the figures of the games \
+                     played are of a selection of the openings, those that leave the game \
+                     undecided; South's advantage over every opening, these games included \
+                     with their result, shows what the selection does: {}.",
+                    listed.join("; "),
+                    lines.join("; ")
                 )
             }
             Caveat::RepeatedGames { cells } => {

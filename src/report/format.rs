@@ -53,15 +53,81 @@ pub fn significant(value: f64, figures: u32) -> String {
     text
 }
 
-/// `+0.123 [-0.010, +0.250]`: a signed figure and its interval to three
-/// decimals, anything that rounds to zero written `0.000` (never `-0.000`).
-pub fn signed_interval(p: &crate::stats::Proportion) -> String {
-    format!(
-        "{} [{}, {}]",
-        signed(p.value, 3),
-        signed(p.low, 3),
-        signed(p.high, 3)
+/// An interval narrower than this share of its size (or of 1) has no
+/// width: what is left is floating-point residue, not spread.
+const NO_WIDTH: f64 = 1e-7;
+
+/// The most decimals added to show an interval's width.
+const MORE_DECIMALS: usize = 6;
+
+/// Whether the interval `[low, high]` has a width at all.
+pub fn has_width(low: f64, high: f64) -> bool {
+    high - low > NO_WIDTH * low.abs().max(high.abs()).max(1.0)
+}
+
+/// The decimals, `decimals` or more, at which `write` tells `low` from
+/// `high`: where rounding would hide an interval's width (`0.8 [0.8, 0.8]`
+/// for an interval from 0.79 to 0.81), more digits show it. `None` when the
+/// interval has no width (see [`has_width`]).
+pub fn decimals_showing(
+    low: f64,
+    high: f64,
+    decimals: usize,
+    write: impl Fn(f64, usize) -> String,
+) -> Option<usize> {
+    if !has_width(low, high) {
+        return None;
+    }
+    let most = decimals + MORE_DECIMALS;
+    Some(
+        (decimals..most)
+            .find(|&d| write(low, d) != write(high, d))
+            .unwrap_or(most),
     )
+}
+
+/// `value [low, high]`, each written by `write` to `decimals` decimals or
+/// as many more as the interval's width needs ([`decimals_showing`]); an
+/// interval with no width is not written, and `why` says why there is none:
+/// `27.0 (no interval: one pair)`.
+pub fn estimate_text(
+    value: f64,
+    low: f64,
+    high: f64,
+    decimals: usize,
+    write: impl Fn(f64, usize) -> String,
+    why: impl FnOnce() -> String,
+) -> String {
+    match decimals_showing(low, high, decimals, &write) {
+        Some(d) => format!(
+            "{} [{}, {}]",
+            write(value, d),
+            write(low, d),
+            write(high, d)
+        ),
+        None => format!("{} (no interval: {})", write(value, decimals), why()),
+    }
+}
+
+/// Why a figure over `units` independent units (pairs, or games without a
+/// partner) has no interval: one unit cannot give one, and many that all
+/// measured the same give no spread to estimate it from.
+pub fn no_interval_reason(units: u64, unit: &str) -> String {
+    match units {
+        0 => format!("no {unit}"),
+        1 => format!("one {unit}"),
+        n => format!("all {n} {unit}s alike"),
+    }
+}
+
+/// `+0.123 [-0.010, +0.250]`: a signed figure and its interval to three
+/// decimals (more where rounding would hide the width), anything that rounds
+/// to zero written `0.000` (never `-0.000`); a figure whose units all
+/// measured the same is written without an interval, saying so.
+pub fn signed_interval(p: &crate::stats::Proportion) -> String {
+    estimate_text(p.value, p.low, p.high, 3, signed, || {
+        "every unit alike".to_string()
+    })
 }
 
 /// `x` to `decimals` decimals with its sign (`+12`, `-0.010`), and no sign
@@ -88,6 +154,42 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounding_never_hides_an_intervals_width() {
+        // Lead changes per game 0.79 to 0.81 read `0.8 [0.8, 0.8]`.
+        let text = estimate_text(0.8004, 0.7912, 0.8096, 1, fixed, String::new);
+        assert_eq!(text, "0.80 [0.79, 0.81]");
+        // A share of 0.0021 to 0.0024 read `0.002 [0.002, 0.002]`.
+        let text = estimate_text(0.00226, 0.0021, 0.0024, 3, fixed, String::new);
+        assert_eq!(text, "0.0023 [0.0021, 0.0024]");
+        // A width the decimals already show keeps them.
+        let text = estimate_text(0.0056, 0.0051, 0.0062, 3, fixed, String::new);
+        assert_eq!(text, "0.006 [0.005, 0.006]");
+    }
+
+    #[test]
+    fn an_interval_without_width_is_not_printed_and_says_why() {
+        // One distinct pair: `27.0 [27.0, 27.0]` before.
+        let text = estimate_text(27.0, 27.0, 27.0, 1, fixed, || no_interval_reason(1, "pair"));
+        assert_eq!(text, "27.0 (no interval: one pair)");
+        // Four pairs with the same ratio, a residue of 3e-10 in the error:
+        // `0.041 [0.041, 0.041]` before.
+        let (v, se) = (0.041_234, 3e-10);
+        let text = estimate_text(v, v - 1.96 * se, v + 1.96 * se, 3, fixed, || {
+            no_interval_reason(4, "pair")
+        });
+        assert_eq!(text, "0.041 (no interval: all 4 pairs alike)");
+        let p = crate::stats::Proportion {
+            value: 0.5,
+            low: 0.5,
+            high: 0.5,
+        };
+        assert_eq!(
+            signed_interval(&p),
+            "+0.500 (no interval: every unit alike)"
+        );
+    }
 
     #[test]
     fn fixed_never_reads_minus_zero() {

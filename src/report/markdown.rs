@@ -13,7 +13,7 @@ use crate::stats::{
 };
 
 use super::caveats::THIN_UNITS;
-use super::format::{ratio, signed, signed_interval};
+use super::format::{decimals_showing, ratio, signed, signed_interval};
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
 
@@ -250,8 +250,9 @@ fn write_methods(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
          once (games are told apart by the hash of their moves); the tables say how many games \
          and pairs were distinct, and the first-player tables also give the advantage with \
          every pair counted as often as it was played. A game that ended inside its random \
-         opening, before any agent moved, is left out of every figure (the caveats say how \
-         many)."
+         opening, before any agent moved, is left out of every figure of the agents (the \
+         caveats say how many, and give South's advantage over every opening with those games \
+         counted: each is the exact result of its opening)."
     )?;
     writeln!(
         out,
@@ -505,17 +506,27 @@ fn score(p: &Proportion, games: u64) -> String {
     format!("{:.3} {} ({games} games)", p.value, interval(p))
 }
 
-/// `[low, high]` to three decimals.
+/// `[low, high]` to three decimals, more where rounding would hide the
+/// width; `(no interval: every unit alike)` where it has none.
 fn interval(p: &Proportion) -> String {
-    format!("[{:.3}, {:.3}]", p.low, p.high)
+    let write = |x: f64, d: usize| format!("{x:.d$}");
+    match decimals_showing(p.low, p.high, 3, write) {
+        Some(d) => format!("[{}, {}]", write(p.low, d), write(p.high, d)),
+        None => "(no interval: every unit alike)".to_string(),
+    }
 }
 
-/// `61.0% [55.2, 66.5]`.
+/// `61.0% [55.2, 66.5]`, with more decimals where rounding would hide the
+/// width.
 fn percent(p: &Proportion) -> String {
-    format!(
-        "{:.1}% [{:.1}, {:.1}]",
-        100.0 * p.value,
-        100.0 * p.low,
-        100.0 * p.high
-    )
+    let write = |x: f64, d: usize| format!("{:.d$}", 100.0 * x);
+    match decimals_showing(p.low, p.high, 1, write) {
+        Some(d) => format!(
+            "{}% [{}, {}]",
+            write(p.value, d),
+            write(p.low, d),
+            write(p.high, d)
+        ),
+        None => format!("{}% (no interval: every unit alike)", write(p.value, 1)),
+    }
 }

@@ -41,7 +41,9 @@ use crate::tournament::{
 use html::{report_page, Embedded, PageInput};
 
 pub use balance::{balance_summary, write_balance, BalanceSummary, COMPARED_BOARDS};
-pub use caveats::{caveats, Caveat, OpeningCell, RepeatCell, StallCell, ThinCell, THIN_UNITS};
+pub use caveats::{
+    caveats, Caveat, OpeningCell, OpeningLine, RepeatCell, StallCell, ThinCell, THIN_UNITS,
+};
 pub use charts::{
     draw_advantage, draw_heatmap, draw_lengths, draw_ratings, draw_start_values, DrawResult,
     ValueSeries,

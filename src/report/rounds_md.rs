@@ -6,10 +6,14 @@ use std::io::{self, Write};
 
 use crate::stats::{Proportion, Wdl};
 
+use super::format::estimate_text;
 use super::rounds::RoundsSummary;
 
 fn share(p: &Proportion) -> String {
-    format!("{:.3} [{:.3}, {:.3}]", p.value, p.low, p.high)
+    let write = |x: f64, d: usize| format!("{x:.d$}");
+    estimate_text(p.value, p.low, p.high, 3, write, || {
+        "every unit alike".to_string()
+    })
 }
 
 fn wdl(w: &Wdl) -> String {

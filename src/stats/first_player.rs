@@ -89,6 +89,21 @@ pub struct SeatStats {
     /// First-player advantage among the games that ended normally, with its
     /// pair-clustered 95% interval.
     pub advantage_normal: Proportion,
+    /// Where some games ended inside their random opening: the advantage
+    /// over every opening, those games included with the exact result of
+    /// their opening (by the rules, or by the tables' perfect play where
+    /// adjudication ended them), distinct units, pair-clustered 95%
+    /// interval. `advantage` leaves them out: it is of the games the agents
+    /// played, a selection of the openings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advantage_all_openings: Option<Proportion>,
+    /// The same over the games that ended inside their opening alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advantage_opening_ended: Option<Proportion>,
+    /// How many of the games that ended inside their opening were
+    /// adjudicated (the rest ended by the rules during the random plies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening_ended_adjudicated: Option<u64>,
     /// Ludii's AdvantageP1 (player 1 = South).
     pub ludii_advantage_p1: f64,
     /// Ludii's Balance.
@@ -124,6 +139,8 @@ struct Seat {
     south: Units,
     south_normal: Units,
     south_all: Units,
+    south_opening: Units,
+    opening_adjudicated: u64,
 }
 
 impl Seat {
@@ -132,6 +149,8 @@ impl Seat {
         self.south += group.south;
         self.south_normal += group.south_normal;
         self.south_all += group.south_all;
+        self.south_opening += group.south_opening;
+        self.opening_adjudicated += group.opening_adjudicated;
     }
 
     /// The statistics of the seat's games.
@@ -139,6 +158,14 @@ impl Seat {
         let south = self.wdl;
         let (south_wins, draws, north_wins) = (south.wins, south.draws, south.losses);
         let n = south.games();
+        let opening = (self.games.opening_ended > 0).then(|| {
+            let mut every = self.south;
+            every += self.south_opening;
+            (
+                every.clustered().interval().shifted(-0.5),
+                self.south_opening.clustered().interval().shifted(-0.5),
+            )
+        });
         SeatStats {
             scope,
             games: self.games,
@@ -152,6 +179,9 @@ impl Seat {
             advantage_all_pairs: self.south_all.clustered().interval().shifted(-0.5),
             advantage_wilson: wilson(south.points(), n, Z95).shifted(-0.5),
             advantage_normal: self.south_normal.clustered().interval().shifted(-0.5),
+            advantage_all_openings: opening.map(|(every, _)| every),
+            advantage_opening_ended: opening.map(|(_, ended)| ended),
+            opening_ended_adjudicated: opening.map(|_| self.opening_adjudicated),
             ludii_advantage_p1: ludii_advantage_p1(south_wins, draws, n),
             ludii_balance: ludii_balance(south_wins, draws, north_wins),
         }

@@ -74,11 +74,23 @@ pub(crate) struct GroupCounts {
     /// Every unit scored for the South seat, repeats included: what the
     /// same games say when a repeated pair counts as often as it was drawn.
     pub(crate) south_all: Units,
+    /// The games that ended inside their opening, distinct units scored for
+    /// the South seat: each is the exact result of its opening (by the
+    /// rules where the random plies ended the game, by the tables' perfect
+    /// play, or a winner that can no longer change, where adjudication
+    /// ended it), kept apart from every other figure.
+    pub(crate) south_opening: Units,
+    /// How many games that ended inside their opening were adjudicated
+    /// (by the tables, or as decided) rather than ended by the rules.
+    pub(crate) opening_adjudicated: u64,
     /// Keys of [`game_key`] and [`pair_key`]: one 64-bit word per game and
     /// per pair, so that the sets cost about 9 to 18 bytes per entry.
     seen_games: HashSet<u64>,
     seen_pairs: HashSet<u64>,
     seen_lone: HashSet<u64>,
+    /// The same for the games that ended inside their opening.
+    seen_opening_pairs: HashSet<u64>,
+    seen_opening_lone: HashSet<u64>,
 }
 
 /// A game's key among the games of its group: its moves hash, told apart by
@@ -164,6 +176,8 @@ pub struct Tally {
     ids: HashMap<String, AgentId>,
     settings: BTreeMap<Setting, Counts>,
     pending: Option<PendingGame>,
+    /// The last game that ended inside its opening, until its partner comes.
+    pending_opening: Option<PendingGame>,
     games: u64,
     forfeits: ForfeitCounts,
 }
@@ -211,6 +225,19 @@ impl Tally {
         if row.ended_in_opening() {
             counts.opening_ended += 1;
             group.opening_ended += 1;
+            if row.ending.is_adjudication() {
+                group.opening_adjudicated += 1;
+            }
+            match self.pending_opening.take() {
+                Some(partner)
+                    if partner.pair_id == game.pair_id
+                        && partner.setting == game.setting
+                        && (partner.south, partner.north) == (north, south) =>
+                {
+                    group.add_opening_pair(first, &partner, &game);
+                }
+                _ => self.pending_opening = Some(group.add_opening_lone(first, game)),
+            }
             return;
         }
         self.forfeits.add(row);
@@ -292,6 +319,34 @@ impl GroupCounts {
             }
         }
         game
+    }
+
+    /// [`GroupCounts::add_lone`] for a game that ended inside its opening.
+    fn add_opening_lone(&mut self, first: AgentId, mut game: PendingGame) -> PendingGame {
+        game.counted_lone = self
+            .seen_opening_lone
+            .insert(game_key(game.south == first, game.hash));
+        if game.counted_lone {
+            self.south_opening.add_lone(game.south_half);
+        }
+        game
+    }
+
+    /// [`GroupCounts::add_pair`] for two games that ended inside their
+    /// opening.
+    fn add_opening_pair(&mut self, first: AgentId, partner: &PendingGame, game: &PendingGame) {
+        if partner.counted_lone {
+            self.seen_opening_lone
+                .remove(&game_key(partner.south == first, partner.hash));
+            self.south_opening.remove_lone(partner.south_half);
+        }
+        if self
+            .seen_opening_pairs
+            .insert(pair_key(partner.hash, game.hash))
+        {
+            self.south_opening
+                .add_pair(partner.south_half + game.south_half);
+        }
     }
 
     /// Turns `partner`, counted as lone, and `game` into a complete pair.
