@@ -489,3 +489,159 @@ fn issue38_balance_and_first_player_advantages_agree_in_every_study() {
     }
     assert!(compared > 50, "only {compared} cells compared");
 }
+
+/// Both READMEs, each with its whitespace collapsed, so that a phrase is
+/// found across line breaks.
+fn readmes() -> Vec<(&'static str, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["README.md", "reports/README.md"]
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(root.join(name)).expect("README");
+            (name, text.split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+/// The first-player and 2x12 readings that the data did not carry stay
+/// withdrawn: a search value is not a finding, six pairs settle nothing, an
+/// interval that includes 0 neither confirms nor contradicts a sign, and the
+/// top levels on 2x4 were not measured closely.
+#[test]
+fn the_first_player_and_2x12_overclaims_stay_withdrawn() {
+    for (name, text) in readmes() {
+        for claim in [
+            "at every level (next point)",
+            "does not share the start's sign",
+            "not borne out",
+            "decided by its mistakes",
+            "edge away",
+            "every game ended once 20 seeds or fewer",
+            "intervals are ±0.2 to ±0.27, and",
+        ] {
+            assert!(
+                !text.to_lowercase().contains(&claim.to_lowercase()),
+                "{name} still says {claim:?}"
+            );
+        }
+    }
+    let (_, reports) = &readmes()[1];
+    assert!(reports.contains("at every level measured closely"));
+    assert!(reports.contains("neither confirm nor contradict it"));
+}
+
+/// The pair counts in the headers of the first-player tables: Hoyito I on
+/// 2x4 played far fewer pairs than 2,600 and 14, and its header says so.
+#[test]
+fn the_hoyito_i_table_header_gives_the_2x4_pair_counts() {
+    let (_, reports) = &readmes()[1];
+    let start = reports
+        .find("**Hoyito I**, South's advantage (pairs per cell:")
+        .expect("the Hoyito I table");
+    let header = &reports[start..start + reports[start..].find("| level |").expect("table")];
+    for count in ["733", "785"] {
+        assert!(header.contains(count), "{header}");
+    }
+    assert!(header.contains("on 2x4"), "{header}");
+}
+
+/// Like with like: the README's first-player figures of Hoyito I under the
+/// champion are over every opening on 2x6 and on 2x12 (the games decided
+/// inside the random opening counted with their exact result), not 28% of
+/// the openings on one board against 99% on the other.
+#[test]
+fn the_champions_hoyito_i_figures_are_over_every_opening() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let marked = marked_figures(&readme).expect("markers parse");
+    let champion_i: Vec<&Marked> = marked
+        .iter()
+        .filter(|m| m.file.starts_with("first-player-champion"))
+        .filter(|m| m.path.contains("variant=i,") && m.path.contains("agent=champion]"))
+        .collect();
+    assert!(champion_i.len() >= 3, "{} figures", champion_i.len());
+    for m in champion_i {
+        assert!(
+            m.path.ends_with(".advantage_all_openings"),
+            "README.md line {}: {} {} is over the games played alone",
+            m.line,
+            m.file,
+            m.path
+        );
+    }
+}
+
+/// The intervals of `text` written `x [x, x]`: a width that rounding hid,
+/// or an interval where the sample could give none.
+fn pointlike_intervals(text: &str) -> Vec<String> {
+    let number = |token: &str| -> Option<String> {
+        let t = token.trim_start_matches('+').trim_end_matches('%');
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            .then(|| t.to_string())
+    };
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(" [") {
+        let value = text[..at].rsplit([' ', '|', '(']).next().unwrap_or("");
+        let Some(end) = text[at..].find(']') else {
+            continue;
+        };
+        let inside = &text[at + 2..at + end];
+        let Some((low, high)) = inside.split_once(", ") else {
+            continue;
+        };
+        if let (Some(v), Some(l), Some(h)) = (number(value), number(low), number(high)) {
+            if v == l && l == h {
+                found.push(format!("{value} [{inside}]"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_pointlike_interval_is_found() {
+    assert_eq!(
+        pointlike_intervals("| 0.8 [0.8, 0.8] | 0.041 [0.040, 0.043] | 62.0% [62.0, 62.0] |"),
+        ["0.8 [0.8, 0.8]", "62.0% [62.0, 62.0]"]
+    );
+    assert!(pointlike_intervals("-0.500 [-0.500, +0.500] and 0.80 [0.79, 0.81]").is_empty());
+}
+
+/// No committed report prints an interval as `x [x, x]`: where rounding
+/// hides the width more digits are printed, and where the sample cannot give
+/// an interval (one pair, or pairs that all measured the same) none is
+/// printed and the report says why.
+#[test]
+fn no_committed_report_prints_an_interval_without_width() {
+    fn reports(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("reports/") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                reports(&path, out);
+            } else if path.file_name().is_some_and(|n| n == "report.md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    reports(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("reports"),
+        &mut files,
+    );
+    assert!(files.len() > 20, "only {} reports", files.len());
+    let mut problems = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("report.md");
+        let found = pointlike_intervals(&text);
+        if !found.is_empty() {
+            problems.push(format!(
+                "{}: {} such as {}",
+                file.display(),
+                found.len(),
+                found[0]
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
