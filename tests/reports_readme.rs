@@ -560,6 +560,12 @@ fn the_champions_hoyito_i_figures_are_over_every_opening() {
         .filter(|m| m.path.contains("variant=i,") && m.path.contains("agent=champion]"))
         .collect();
     assert!(champion_i.len() >= 3, "{} figures", champion_i.len());
+    // The report says what a game decided inside the opening is, and
+    // gives the figure both ways.
+    let report = std::fs::read_to_string(root.join("reports/first-player-champion-i/report.md"))
+        .expect("report.md");
+    assert!(report.contains("each is the exact result of its opening"));
+    assert!(report.contains("-0.092 [-0.106, -0.077] over every opening"));
     for m in champion_i {
         assert!(
             m.path.ends_with(".advantage_all_openings"),
