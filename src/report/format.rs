@@ -109,6 +109,16 @@ pub fn estimate_text(
     }
 }
 
+/// Why a figure of pair-clustered units has no interval, where the count of
+/// units is not at hand: every unit measured the same.
+pub const UNITS_ALIKE: &str = "every unit alike";
+
+/// `x` to `decimals` decimals as Rust writes it (`-0.000` kept): the plain
+/// writer of shares and scores.
+pub fn decimal(x: f64, decimals: usize) -> String {
+    format!("{x:.decimals$}")
+}
+
 /// Why a figure over `units` independent units (pairs, or games without a
 /// partner) has no interval: one unit cannot give one, and many that all
 /// measured the same give no spread to estimate it from.
@@ -126,7 +136,7 @@ pub fn no_interval_reason(units: u64, unit: &str) -> String {
 /// measured the same is written without an interval, saying so.
 pub fn signed_interval(p: &crate::stats::Proportion) -> String {
     estimate_text(p.value, p.low, p.high, 3, signed, || {
-        "every unit alike".to_string()
+        UNITS_ALIKE.to_string()
     })
 }
 

@@ -13,7 +13,7 @@ use crate::stats::{
 };
 
 use super::caveats::THIN_UNITS;
-use super::format::{decimals_showing, ratio, signed, signed_interval};
+use super::format::{decimal, decimals_showing, ratio, signed, signed_interval, UNITS_ALIKE};
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
 
@@ -509,10 +509,9 @@ fn score(p: &Proportion, games: u64) -> String {
 /// `[low, high]` to three decimals, more where rounding would hide the
 /// width; `(no interval: every unit alike)` where it has none.
 fn interval(p: &Proportion) -> String {
-    let write = |x: f64, d: usize| format!("{x:.d$}");
-    match decimals_showing(p.low, p.high, 3, write) {
-        Some(d) => format!("[{}, {}]", write(p.low, d), write(p.high, d)),
-        None => "(no interval: every unit alike)".to_string(),
+    match decimals_showing(p.low, p.high, 3, decimal) {
+        Some(d) => format!("[{}, {}]", decimal(p.low, d), decimal(p.high, d)),
+        None => format!("(no interval: {UNITS_ALIKE})"),
     }
 }
 
@@ -527,6 +526,6 @@ fn percent(p: &Proportion) -> String {
             write(p.low, d),
             write(p.high, d)
         ),
-        None => format!("{}% (no interval: every unit alike)", write(p.value, 1)),
+        None => format!("{}% (no interval: {UNITS_ALIKE})", write(p.value, 1)),
     }
 }

@@ -6,13 +6,12 @@ use std::io::{self, Write};
 
 use crate::stats::{Proportion, Wdl};
 
-use super::format::estimate_text;
+use super::format::{decimal, estimate_text, UNITS_ALIKE};
 use super::rounds::RoundsSummary;
 
 fn share(p: &Proportion) -> String {
-    let write = |x: f64, d: usize| format!("{x:.d$}");
-    estimate_text(p.value, p.low, p.high, 3, write, || {
-        "every unit alike".to_string()
+    estimate_text(p.value, p.low, p.high, 3, decimal, || {
+        UNITS_ALIKE.to_string()
     })
 }
 

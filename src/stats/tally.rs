@@ -159,6 +159,14 @@ struct PendingGame {
 }
 
 impl PendingGame {
+    /// Whether `game` is this game's seat-swapped partner: the same pair and
+    /// setting, the agents the other way round.
+    fn partners(&self, game: &PendingGame) -> bool {
+        self.pair_id == game.pair_id
+            && self.setting == game.setting
+            && (self.south, self.north) == (game.north, game.south)
+    }
+
     /// The game's score for `agent` in half points (0, 1 or 2).
     fn half_points(&self, agent: AgentId) -> usize {
         if agent == self.south {
@@ -229,11 +237,7 @@ impl Tally {
                 group.opening_adjudicated += 1;
             }
             match self.pending_opening.take() {
-                Some(partner)
-                    if partner.pair_id == game.pair_id
-                        && partner.setting == game.setting
-                        && (partner.south, partner.north) == (north, south) =>
-                {
+                Some(partner) if partner.partners(&game) => {
                     group.add_opening_pair(first, &partner, &game);
                 }
                 _ => self.pending_opening = Some(group.add_opening_lone(first, game)),
@@ -254,11 +258,7 @@ impl Tally {
             group.distinct_games += 1;
         }
         match self.pending.take() {
-            Some(partner)
-                if partner.pair_id == game.pair_id
-                    && partner.setting == game.setting
-                    && (partner.south, partner.north) == (north, south) =>
-            {
+            Some(partner) if partner.partners(&game) => {
                 group.add_pair(first, &partner, &game);
             }
             _ => self.pending = Some(group.add_lone(first, game)),
