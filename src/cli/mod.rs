@@ -14,6 +14,7 @@ mod interrupt;
 mod live;
 mod match_cmd;
 mod merge_cmd;
+mod outcome_cmd;
 mod play_cmd;
 mod position_cmds;
 mod progress;
@@ -68,6 +69,8 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Print a position's exact value and best moves from the tables.
     Probe(solve_cmd::ProbeArgs),
+    /// Check a proof certificate (from `solve --start --outcome`) with the move generator and the tables alone.
+    VerifyProof(outcome_cmd::VerifyProofArgs),
     /// Count the positions of a layer where someone can force the next capture.
     Captures(solve_cmd::CapturesArgs),
     /// The standard start's value under search at rising depth, per board, with charts.
@@ -159,6 +162,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::solve(args),
         Command::StartValues(args) => start_values::start_values(args),
         Command::Probe(args) => solve_cmd::probe(args),
+        Command::VerifyProof(args) => outcome_cmd::verify_proof(args),
         Command::Captures(args) => solve_cmd::captures(args),
         Command::Book(args) => book_cmd::book(args),
         Command::Tune(args) => tune_cmd::tune_cmd(args),

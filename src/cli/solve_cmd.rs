@@ -62,10 +62,51 @@ pub struct SolveArgs {
     /// do not fit in memory.
     #[arg(long, requires = "start")]
     prove: bool,
-    /// With --prove: the largest layer of full tables used as exact values
-    /// (built in --tables if missing; see `hoyito solve --max-seeds`).
-    #[arg(long, value_name = "SEEDS", requires = "prove")]
+    /// With --prove or --outcome: the largest layer of full tables used as
+    /// exact values (built in --tables if missing; see `hoyito solve
+    /// --max-seeds`).
+    #[arg(long, value_name = "SEEDS")]
     exact_up_to: Option<u32>,
+    /// With --start: prove who wins (W, D or L for South) instead of the
+    /// margin, by proof-number search with the tables as leaves: "is
+    /// South's margin at least 1?", then, if not, "at least 0?". Prints the
+    /// outcome, or the root's proof and disproof numbers where the limits
+    /// stop it first.
+    #[arg(long, requires = "start", conflicts_with = "prove")]
+    outcome: bool,
+    /// With --outcome: ask only "is South's margin at least T?" (a proved
+    /// bound on the value either way).
+    #[arg(
+        long,
+        value_name = "T",
+        requires = "outcome",
+        allow_hyphen_values = true
+    )]
+    threshold: Option<i32>,
+    /// With --outcome: write each answer's certificate to DIR, checked
+    /// before it is written (see `hoyito verify-proof`).
+    #[arg(long, value_name = "DIR", requires = "outcome")]
+    certificates: Option<PathBuf>,
+    /// With --outcome: keep the search's table in FILE, saved every
+    /// --checkpoint-every seconds and at the end; a search started again
+    /// with the same FILE resumes from it (after a kill too).
+    #[arg(long, value_name = "FILE", requires = "outcome")]
+    checkpoint: Option<PathBuf>,
+    /// With --checkpoint: seconds between saves.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        requires = "checkpoint"
+    )]
+    checkpoint_every: f64,
+    /// With --outcome: stop after this many nodes (the state is kept with
+    /// --checkpoint).
+    #[arg(long, value_name = "N", requires = "outcome")]
+    max_nodes: Option<u64>,
+    /// With --outcome: stop after this many seconds.
+    #[arg(long, value_name = "SECONDS", requires = "outcome")]
+    max_seconds: Option<f64>,
     /// With --prove: the deepest iteration, in plies.
     #[arg(long, default_value_t = 40, requires = "prove")]
     max_depth: u32,
@@ -170,6 +211,31 @@ fn refuse_seeds(_: &str) -> Result<u32, String> {
 
 /// `hoyito solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
+    if args.exact_up_to.is_some() && !(args.prove || args.outcome) {
+        anyhow::bail!("--exact-up-to is used only with --prove or --outcome");
+    }
+    if args.outcome {
+        if args.state.is_some() {
+            anyhow::bail!(
+                "--state is for the exact solve; --outcome keeps its state with --checkpoint FILE"
+            );
+        }
+        return super::outcome_cmd::solve_outcome(super::outcome_cmd::OutcomeRequest {
+            variant: args.variant,
+            holes: args.holes,
+            seeds: args.seeds,
+            tables: args.tables.as_deref(),
+            exact_up_to: args.exact_up_to.unwrap_or(0),
+            memory_mb: args.memory,
+            threshold: args.threshold,
+            certificates: args.certificates.as_deref(),
+            checkpoint: args.checkpoint.as_deref(),
+            checkpoint_every: args.checkpoint_every,
+            max_nodes: args.max_nodes,
+            max_seconds: args.max_seconds,
+            json: args.json.as_deref(),
+        });
+    }
     if args.prove {
         return super::solve_start::prove_start(
             args.variant,

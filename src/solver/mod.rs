@@ -23,6 +23,7 @@ mod frontier;
 pub mod index;
 pub mod mapped_files;
 pub mod memory;
+pub mod outcome;
 pub mod probe;
 pub mod retrograde;
 pub mod shared;
