@@ -37,6 +37,7 @@ mod live;
 mod mcts;
 mod metrics;
 mod openings;
+mod outcome;
 mod perfect_lines;
 mod perft;
 #[path = "play/main.rs"]

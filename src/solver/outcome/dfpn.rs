@@ -364,7 +364,9 @@ impl<'a> Prover<'a> {
         None
     }
 
-    fn seen(&mut self, child: &Child) -> Seen {
+    /// A child's numbers: a rule's, a repetition's, the table's, else those
+    /// this node's last search of it returned (`kept`), else fresh ones.
+    fn seen(&mut self, child: &Child, kept: Option<&Entry>) -> Seen {
         match child.leaf {
             Some(true) => {
                 return Seen {
@@ -399,13 +401,16 @@ impl<'a> Prover<'a> {
                 }
             };
         }
-        match self.table.get(&child.key).and_then(|e| self.trusted(e)) {
+        let held = self.table.get(&child.key);
+        let resolved_held = held.is_some_and(Entry::resolved);
+        if let Some(seen) = held.and_then(|e| self.trusted(e)) {
+            if resolved_held || !kept.is_some_and(Entry::resolved) {
+                return seen;
+            }
+        }
+        match kept.and_then(|e| self.trusted(e)) {
             Some(seen) => seen,
-            None => Seen {
-                pn: 1,
-                dn: 1,
-                dep: None,
-            },
+            None => fresh(&child.pos, child.key.need as i32),
         }
     }
 
@@ -427,12 +432,16 @@ impl<'a> Prover<'a> {
         let or = pos.side == Side::South;
         let children = self.children(&pos);
         let mut seen: Vec<Seen> = Vec::with_capacity(children.len());
+        // What this node's own searches of its children returned: a small
+        // table may lose it while a sibling is searched, and the node would
+        // then search the same child from fresh numbers again and again.
+        let mut returned: Vec<Option<Entry>> = vec![None; children.len()];
         let (mut pn, mut dn);
         let mut best_index = 0usize;
         loop {
             seen.clear();
-            for c in &children {
-                let s = self.seen(c);
+            for (c, kept) in children.iter().zip(&returned) {
+                let s = self.seen(c, kept.as_ref());
                 seen.push(s);
             }
             (pn, dn) = if or {
@@ -489,6 +498,7 @@ impl<'a> Prover<'a> {
                 )
             };
             self.mid(c.pos, c.key, cth_pn, cth_dn);
+            returned[first] = self.table.get(&c.key).copied();
         }
         // Which child settled it, and what the result rests on.
         let mut dep: Option<u32> = None;
@@ -575,6 +585,21 @@ impl<'a> Prover<'a> {
         let mut out = Vec::new();
         pos.for_each_child(&self.rules, |mv, child, _| out.push((mv, child)));
         out
+    }
+}
+
+/// The numbers of a node not searched yet: how far it is, in casas, from
+/// the decided leaves. Each seed South captures lowers the margin it still
+/// needs by one and the seeds left by one, so South is sure of the answer
+/// once `need + seeds` has fallen to 0, two units a seed, eight a casa;
+/// North has refuted it once `seeds - need` is below 0.
+fn fresh(pos: &Position, need: i32) -> Seen {
+    let left = pos.seeds_on_board() as i32;
+    let casas = |gap: i32| 1 + (gap.max(0) / 8) as u32;
+    Seen {
+        pn: casas(need + left),
+        dn: casas(left - need + 1),
+        dep: None,
     }
 }
 

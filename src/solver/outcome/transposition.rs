@@ -139,8 +139,9 @@ impl Table {
     }
 
     /// Stores `entry`, over the entry of its key, else in a free slot, else
-    /// over the bucket's entry with the least work (unresolved before
-    /// resolved at equal work).
+    /// over the bucket's unresolved entry with the least work, else over
+    /// its resolved entry with the least work: results are what a proof is
+    /// made of, proof numbers only guide the search.
     pub fn put(&mut self, entry: Entry) {
         let b = self.bucket(&entry.key);
         let bucket = &mut self.slots[b..b + WAYS];
@@ -160,7 +161,7 @@ impl Table {
             .iter_mut()
             .min_by_key(|s| {
                 let e = s.expect("a full bucket");
-                (e.work, e.resolved())
+                (e.resolved(), e.work)
             })
             .expect("a bucket has slots");
         *victim = Some(entry);

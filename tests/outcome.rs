@@ -1,0 +1,389 @@
+//! Who wins a start: the proof-number search's outcomes against the exact
+//! values, its certificates and their check, a search stopped and resumed,
+//! a killed search resumed, and a table kept within a tiny budget.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hoyito::solver::outcome::certificate::{Child, ProofNode};
+use hoyito::solver::outcome::dfpn::{leaf_value, need_at};
+use hoyito::solver::outcome::{
+    certify, settle_outcome, verify, Certificate, Limits, Outcome, Prover, Refused, Verdict,
+};
+use hoyito::solver::Tablebase;
+use hoyito::{Position, Rules, Side, Variant};
+
+use crate::common::{hoyito, s, BIN};
+
+const VARIANTS: [Variant; 3] = [Variant::I, Variant::Ii, Variant::Iii];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoyito-outcome-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// The outcome of a start with no tables, and the certificates it needs.
+fn solve(variant: Variant, holes: u8, bytes: u64) -> (Outcome, Vec<Certificate>, Tablebase) {
+    let rules = Rules::new(variant).with_board(holes as u32, 4).unwrap();
+    let tables = Tablebase::new(variant, holes).unwrap();
+    let start = Position::start(&rules);
+    let mut prover = Prover::new(rules, &tables, 0, bytes);
+    let search = settle_outcome(|t| prover.prove(&start, t, Limits::default()));
+    let outcome = search.outcome.expect("small boards are settled");
+    let certificates = search
+        .answers
+        .iter()
+        .map(|a| certify(&mut prover, &start, a).expect("a settled answer has a certificate"))
+        .collect();
+    drop(prover);
+    (outcome, certificates, tables)
+}
+
+/// The exact margins of reports/first-player/exact.json, by variant and board.
+fn exact_margins() -> Vec<(String, u8, i32)> {
+    let text = std::fs::read_to_string("reports/first-player/exact.json").unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["start_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] == "exact")
+        .map(|e| {
+            (
+                e["variant"].as_str().unwrap().to_string(),
+                e["holes"].as_u64().unwrap() as u8,
+                e["margin"].as_i64().unwrap() as i32,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_outcome_of_every_start_up_to_2x6_has_the_sign_of_its_exact_value() {
+    let margins = exact_margins();
+    let mut checked = 0;
+    for variant in VARIANTS {
+        for holes in 2..=6u8 {
+            let margin = margins
+                .iter()
+                .find(|(v, h, _)| v == variant.name() && *h == holes)
+                .map(|&(_, _, m)| m)
+                .unwrap_or_else(|| panic!("exact.json has {variant} 2x{holes}"));
+            let (outcome, certificates, tables) = solve(variant, holes, 64 << 20);
+            let expected = match margin.signum() {
+                1 => Outcome::Win,
+                0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            };
+            assert_eq!(outcome, expected, "{variant} 2x{holes} (margin {margin})");
+            // Every answer's certificate passes the check, and survives
+            // being written and read back.
+            for cert in certificates {
+                verify(&cert, &tables).unwrap_or_else(|e| panic!("{cert}: {e}"));
+                let back = Certificate::decode(&cert.encode(), Path::new("memory")).unwrap();
+                assert_eq!(back, cert);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 15);
+}
+
+/// The II 2x4 proof that South wins, with the position of every node.
+fn ii_2x4() -> (Certificate, Tablebase, Vec<(Position, i32)>) {
+    let (outcome, mut certs, tables) = solve(Variant::Ii, 4, 16 << 20);
+    assert_eq!(outcome, Outcome::Win);
+    let cert = certs.remove(0);
+    assert_eq!(cert.prover, Side::South);
+    let rules = Rules::new(Variant::Ii).with_board(4, 4).unwrap();
+    let mut reached: Vec<Option<(Position, i32)>> = vec![None; cert.nodes.len()];
+    reached[0] = Some((Position::start(&rules), 1));
+    let mut queue = vec![0usize];
+    while let Some(i) = queue.pop() {
+        let (pos, target) = reached[i].unwrap();
+        let mut children = Vec::new();
+        pos.for_each_child(&rules, |mv, child, _| children.push((mv, child)));
+        let refs: Vec<(Position, Child)> = match &cert.nodes[i] {
+            ProofNode::Prover(mv, c) => {
+                vec![(children.iter().find(|(m, _)| m == mv).unwrap().1, *c)]
+            }
+            ProofNode::Opponent(cs) => children
+                .iter()
+                .map(|(_, p)| *p)
+                .zip(cs.iter().copied())
+                .collect(),
+        };
+        for (child, c) in refs {
+            if let Child::Node(j) = c {
+                if reached[j as usize].is_none() {
+                    reached[j as usize] = Some((child, target));
+                    queue.push(j as usize);
+                }
+            }
+        }
+    }
+    let reached = reached.into_iter().map(Option::unwrap).collect();
+    (cert, tables, reached)
+}
+
+#[test]
+fn a_certificate_with_a_leaf_altered_is_refused_naming_the_node() {
+    let (cert, tables, reached) = ii_2x4();
+    let rules = Rules::new(Variant::Ii).with_board(4, 4).unwrap();
+    // A prover node whose move ends at a winning leaf, and another legal
+    // move there that the leaf rules do not decide for South.
+    let mut tampered = None;
+    'search: for (i, node) in cert.nodes.iter().enumerate() {
+        let ProofNode::Prover(mv, Child::Leaf) = node else {
+            continue;
+        };
+        let (pos, target) = reached[i];
+        let mut other = None;
+        pos.for_each_child(&rules, |m, child, _| {
+            let leaf = leaf_value(&tables, 0, &child, need_at(&child, target));
+            if m != *mv && leaf != Some(true) && other.is_none() {
+                other = Some(m);
+            }
+        });
+        if let Some(m) = other {
+            let mut c = cert.clone();
+            c.nodes[i] = ProofNode::Prover(m, Child::Leaf);
+            tampered = Some((i, c));
+            break 'search;
+        }
+    }
+    let (i, c) = tampered.expect("the proof has a leaf that another move would not reach");
+    // Re-encoded, so the checksum holds and only the proof is wrong.
+    let c = Certificate::decode(&c.encode(), Path::new("memory")).unwrap();
+    match verify(&c, &tables) {
+        Err(Refused::Node { node, why, .. }) => {
+            assert_eq!(node as usize, i);
+            assert!(why.contains("given as a leaf"), "{why}");
+        }
+        other => panic!("an altered leaf was not refused: {other:?}"),
+    }
+    assert!(verify(&cert, &tables).is_ok());
+}
+
+#[test]
+fn a_certificate_with_a_reply_dropped_is_refused_naming_the_node() {
+    let (cert, tables, _) = ii_2x4();
+    let i = cert
+        .nodes
+        .iter()
+        .position(|n| matches!(n, ProofNode::Opponent(cs) if cs.len() >= 2))
+        .expect("North has a choice somewhere");
+    let mut c = cert.clone();
+    if let ProofNode::Opponent(cs) = &mut c.nodes[i] {
+        cs.pop();
+    }
+    let c = Certificate::decode(&c.encode(), Path::new("memory")).unwrap();
+    match verify(&c, &tables) {
+        Err(Refused::Node { node, why, .. }) => {
+            assert_eq!(node as usize, i);
+            assert!(why.contains("replies are given for the"), "{why}");
+        }
+        other => panic!("a dropped reply was not refused: {other:?}"),
+    }
+}
+
+#[test]
+fn a_certificate_claiming_more_than_it_proves_is_refused() {
+    // The II 2x4 start is worth +8: a proof of +1 relabelled as a proof of
+    // +9 must fail at some leaf.
+    let (cert, tables, _) = ii_2x4();
+    let mut c = cert.clone();
+    c.target = 9;
+    assert!(matches!(verify(&c, &tables), Err(Refused::Node { .. })));
+}
+
+#[test]
+fn a_table_far_below_the_search_keeps_its_budget_and_still_proves() {
+    // III 2x4 fills about 190,000 entries with room; 256 KB holds 4,096.
+    let rules = Rules::new(Variant::Iii).with_board(4, 4).unwrap();
+    let tables = Tablebase::new(Variant::Iii, 4).unwrap();
+    let start = Position::start(&rules);
+    let budget = 256 << 10;
+    let mut prover = Prover::new(rules, &tables, 0, budget);
+    let verdict = prover.prove(&start, 1, Limits::default());
+    assert_eq!(verdict, Verdict::Proved);
+    assert!(prover.table.bytes() <= budget);
+    assert!(prover.table.replaced() > 0, "the budget was never reached");
+    let answer = hoyito::solver::outcome::Answer { target: 1, verdict };
+    let cert = certify(&mut prover, &start, &answer).unwrap();
+    verify(&cert, &tables).unwrap();
+}
+
+fn outcome_args<'a>(variant: &'a str, holes: &'a str, state: &'a str) -> Vec<&'a str> {
+    vec![
+        "solve",
+        "--start",
+        "--outcome",
+        "--variant",
+        variant,
+        "--holes",
+        holes,
+        "--memory",
+        "64",
+        "--checkpoint",
+        state,
+    ]
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_search_stopped_by_its_node_budget_resumes_to_the_same_outcome() {
+    let dir = scratch("budget");
+    let state = dir.join("iii-4.state");
+    let mut args = outcome_args("iii", "4", s(&state));
+    args.extend(["--max-nodes", "20000"]);
+    let out = hoyito(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout_of(&out).contains("status open"),
+        "{}",
+        stdout_of(&out)
+    );
+    assert!(state.exists());
+    let out = hoyito(&outcome_args("iii", "4", s(&state)));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("resuming from"), "{err}");
+    assert!(stdout_of(&out).contains("outcome W"), "{}", stdout_of(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_search_killed_with_sigkill_resumes_to_the_same_outcome() {
+    let dir = scratch("kill");
+    let state = dir.join("iii-4.state");
+    let mut args = outcome_args("iii", "4", s(&state));
+    args.extend(["--checkpoint-every", "0.05"]);
+    let mut child = Command::new(BIN)
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let clock = Instant::now();
+    while !state.exists() && clock.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SIGKILL: nothing of the process runs after it.
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(state.exists(), "no checkpoint was written");
+    let killed_early = !status.success();
+    let out = hoyito(&outcome_args("iii", "4", s(&state)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout_of(&out).contains("outcome W"), "{}", stdout_of(&out));
+    assert!(
+        killed_early,
+        "the search finished before the kill: the test did not interrupt it"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_state_of_another_start_is_refused_naming_the_file() {
+    let dir = scratch("other-state");
+    let state = dir.join("ii-3.state");
+    let out = hoyito(&outcome_args("ii", "3", s(&state)));
+    assert!(out.status.success());
+    let before = std::fs::read(&state).unwrap();
+    let out = hoyito(&outcome_args("iii", "3", s(&state)));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(s(&state)) && err.contains("another start"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&state).unwrap(),
+        before,
+        "the state was changed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_proof_accepts_a_certificate_and_refuses_damaged_or_foreign_ones() {
+    let dir = scratch("verify");
+    let certs = dir.join("certs");
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--outcome",
+        "--variant",
+        "ii",
+        "--holes",
+        "5",
+        "--memory",
+        "64",
+        "--certificates",
+        s(&certs),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = certs.join("hoyito-ii-2x5-south-at-least-1.proof");
+    let out = hoyito(&["verify-proof", s(&file)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout_of(&out).starts_with("verified: ii 2x5: south's margin is at least 1"));
+
+    let refused = |args: &[&str], words: &[&str]| {
+        let out = hoyito(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        for w in words {
+            assert!(err.contains(w), "{args:?}: {err} lacks {w}");
+        }
+    };
+    refused(
+        &["verify-proof", s(&file), "--variant", "iii"],
+        &[s(&file), "Hoyito ii"],
+    );
+    refused(
+        &["verify-proof", s(&file), "--holes", "6"],
+        &[s(&file), "2x5"],
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    let cut = dir.join("cut.proof");
+    std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
+    refused(
+        &["verify-proof", s(&cut)],
+        &[s(&cut), "not a whole hoyito proof certificate"],
+    );
+    let flipped = dir.join("flipped.proof");
+    let mut b = bytes.clone();
+    let at = b.len() - 12;
+    b[at] ^= 1;
+    std::fs::write(&flipped, &b).unwrap();
+    refused(&["verify-proof", s(&flipped)], &[s(&flipped), "checksum"]);
+    refused(
+        &["verify-proof", s(&dir.join("missing.proof"))],
+        &["missing.proof"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
