@@ -387,3 +387,73 @@ fn verify_proof_accepts_a_certificate_and_refuses_damaged_or_foreign_ones() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_committed_certificate_passes_the_check_and_matches_exact_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/first-player/certificates");
+    let text = std::fs::read_to_string("reports/first-player/exact.json").unwrap();
+    let exact: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let listed: Vec<(String, String)> = exact["start_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            e["outcome_certificates"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|c| {
+            let file = c["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string();
+            (file, c["fnv64"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let mut checked = 0;
+    let mut too_large = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "proof"))
+        .collect();
+    files.sort();
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let sum = format!(
+            "{:016x}",
+            hoyito::solver::outcome::certificate::fnv64(&bytes)
+        );
+        assert!(
+            listed.contains(&(name.clone(), sum)),
+            "{name} is not the certificate exact.json lists"
+        );
+        let cert = Certificate::load(path).unwrap();
+        // Tables above 12 seeds take more than a few seconds to build.
+        if cert.tables > 12 {
+            too_large.push(name);
+            continue;
+        }
+        let mut tables = Tablebase::new(cert.variant, cert.holes).unwrap();
+        for k in Tablebase::dependencies(cert.tables) {
+            tables.ensure(k, None, &|_| {}).unwrap();
+        }
+        verify(&cert, &tables).unwrap_or_else(|e| panic!("{name}: {e}"));
+        checked += 1;
+    }
+    assert_eq!(
+        files.len(),
+        listed.len(),
+        "exact.json lists every certificate once"
+    );
+    assert_eq!(
+        too_large,
+        vec!["hoyito-i-2x7-south-at-least-1.proof".to_string()]
+    );
+    assert!(checked >= 23, "{checked} certificates checked");
+}

@@ -17,7 +17,8 @@
 //! thousands commas, an optional `%` meaning the data holds a fraction); each
 //! printed number must equal the data rounded to the digits printed. Every
 //! interval `[L, H]` in the README must carry a marker, so none is quoted
-//! untraced.
+//! untraced. A figure may also be a word (a proved outcome such as `W`), which
+//! must equal the string the path finds.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -32,6 +33,8 @@ const MARK_CLOSE: &str = "-->";
 struct Marked {
     line: usize,
     printed: Vec<Printed>,
+    /// A word printed instead of numbers, to equal a string in the data.
+    word: Option<String>,
     file: String,
     path: String,
 }
@@ -101,6 +104,18 @@ fn last_number(text: &str) -> Option<Printed> {
     parse_number(&text[start..])
 }
 
+/// The word of letters that ends `text` (bold marks allowed), if any.
+fn word_before(text: &str) -> Option<String> {
+    let text = trim_bold_end(text);
+    let start = text
+        .rfind(|c: char| !c.is_ascii_alphabetic())
+        .map_or(0, |i| {
+            i + text[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let word = &text[start..];
+    (!word.is_empty()).then(|| word.to_string())
+}
+
 /// Every marker of `text`, with the figure before it.
 fn marked_figures(text: &str) -> Result<Vec<Marked>, String> {
     let mut found = Vec::new();
@@ -122,15 +137,23 @@ fn marked_figures(text: &str) -> Result<Vec<Marked>, String> {
             };
             // The figure is the text since the previous marker (or the line's start).
             let since = before.rfind(MARK_CLOSE).map_or(0, |i| i + MARK_CLOSE.len());
-            let printed = figure_before(&before[since..]).ok_or_else(|| {
-                format!(
-                    "line {}: no figure before the marker of {file} {path}",
-                    index + 1
-                )
-            })?;
+            let figure = &before[since..];
+            let (printed, word) = match figure_before(figure) {
+                Some(printed) => (printed, None),
+                None => (
+                    Vec::new(),
+                    Some(word_before(figure).ok_or_else(|| {
+                        format!(
+                            "line {}: no figure before the marker of {file} {path}",
+                            index + 1
+                        )
+                    })?),
+                ),
+            };
             found.push(Marked {
                 line: index + 1,
                 printed,
+                word,
                 file: file.to_string(),
                 path: path.to_string(),
             });
@@ -303,6 +326,20 @@ fn check_readme(readme: &str, reports: &Path) -> Vec<String> {
                 continue;
             }
         };
+        if let Some(word) = &figure.word {
+            match resolve(data, &figure.path) {
+                Ok(Value::String(actual)) if actual == word => {}
+                Ok(actual) => problems.push(format!(
+                    "line {}: printed {word} but {} {} is {actual}",
+                    figure.line, figure.file, figure.path
+                )),
+                Err(e) => problems.push(format!(
+                    "line {}: {} {}: {e}",
+                    figure.line, figure.file, figure.path
+                )),
+            }
+            continue;
+        }
         let numbers = match resolve(data, &figure.path).and_then(data_numbers) {
             Ok(numbers) => numbers,
             Err(e) => {
@@ -394,6 +431,23 @@ fn a_figure_that_drifted_from_its_data_fails() {
     let problems = check_readme(text, &dir);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("printed 0.125"), "{problems:?}");
+}
+
+#[test]
+fn a_word_figure_must_equal_its_string() {
+    let dir = scratch("word");
+    std::fs::write(
+        dir.join("study/outcomes.json"),
+        r#"{"starts":[{"variant":"ii","holes":7,"outcome":"L"}]}"#,
+    )
+    .unwrap();
+    let right =
+        "South loses (**L**<!-- src study/outcomes.json starts[variant=ii,holes=7].outcome -->)";
+    assert_eq!(check_readme(right, &dir), Vec::<String>::new());
+    let wrong = "South wins (W<!-- src study/outcomes.json starts[variant=ii,holes=7].outcome -->)";
+    let problems = check_readme(wrong, &dir);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("printed W"), "{problems:?}");
 }
 
 #[test]

@@ -100,4 +100,8 @@ fi
     echo '}'
 } > "$out.part"
 mv "$out.part" "$out"
+# Who wins each start (reports/first-player/outcomes.sh), merged back in.
+if compgen -G "reports/first-player/outcomes/*.json" > /dev/null; then
+    python3 reports/first-player/merge_outcomes.py "$out" reports/first-player/outcomes/*.json
+fi
 echo "$out"

@@ -9,7 +9,10 @@
 //! budget. Node budgets, not clocks, so the same command gives the same
 //! figures on any machine. Writes `start-values.json` and the charts: one of
 //! value against depth per board, and one of the best-known value against the
-//! board size (exact values filled, search values hollow).
+//! board size (exact values filled, search values hollow, and the proved
+//! outcome for South, W, D or L, written over every board that has one).
+//! `--redraw` draws the charts again from `start-values.json` and the
+//! current `exact.json`, with no search (the series take hours).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -41,7 +44,11 @@ pub struct StartValuesArgs {
     /// budgets together (the last iteration may pass it).
     #[arg(long, default_value_t = 100_000_000)]
     node_budget: u64,
-    /// Exact start values to mark on the board-size chart.
+    /// Draw the charts again from OUT/start-values.json (its boards and
+    /// series) and --exact, searching nothing.
+    #[arg(long)]
+    redraw: bool,
+    /// Exact start values and proved outcomes to mark on the board-size chart.
     #[arg(
         long,
         value_name = "FILE",
@@ -134,7 +141,16 @@ fn settled(points: &[Point]) -> Option<i64> {
     (n >= 2 && points[n - 1].score == points[n - 2].score).then(|| points[n - 1].score)
 }
 
-fn exact_values(path: &Path) -> Vec<(Variant, u8, i64, bool)> {
+/// What `exact.json` knows of a start.
+struct Known {
+    variant: Variant,
+    holes: u8,
+    margin: Option<i64>,
+    /// The proved outcome for South: W, D or L.
+    outcome: Option<String>,
+}
+
+fn exact_values(path: &Path) -> Vec<Known> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
     };
@@ -149,11 +165,99 @@ fn exact_values(path: &Path) -> Vec<(Variant, u8, i64, bool)> {
         let Ok(variant) = v.parse::<Variant>() else {
             continue;
         };
-        if let Some(m) = e["margin"].as_i64() {
-            out.push((variant, h as u8, m, true));
-        }
+        let margin = e["margin"].as_i64();
+        let outcome = e["outcome"].as_str().map(str::to_string).or_else(|| {
+            margin.map(|m| match m.signum() {
+                1 => "W".to_string(),
+                0 => "D".to_string(),
+                _ => "L".to_string(),
+            })
+        });
+        out.push(Known {
+            variant,
+            holes: h as u8,
+            margin,
+            outcome,
+        });
     }
     out
+}
+
+/// Draws every chart from the boards of `start-values.json`.
+fn draw_charts(charts: &Path, boards: &[serde_json::Value], exact: &[Known]) -> Result<()> {
+    let mut variants: Vec<String> = Vec::new();
+    let mut holes_all: Vec<u64> = Vec::new();
+    for b in boards {
+        let v = b["variant"].as_str().unwrap_or("?").to_string();
+        if !variants.contains(&v) {
+            variants.push(v);
+        }
+        let h = b["holes"].as_u64().unwrap_or(0);
+        if !holes_all.contains(&h) {
+            holes_all.push(h);
+        }
+    }
+    let mut best_known: Vec<ValueSeries> = variants
+        .iter()
+        .map(|v| ValueSeries {
+            name: format!("Hoyito {v}"),
+            points: Vec::new(),
+            labels: Vec::new(),
+        })
+        .collect();
+    for &holes in &holes_all {
+        let mut depth_series = Vec::new();
+        for (vi, v) in variants.iter().enumerate() {
+            let Some(b) = boards.iter().find(|b| {
+                b["variant"].as_str() == Some(v.as_str()) && b["holes"].as_u64() == Some(holes)
+            }) else {
+                continue;
+            };
+            let plain: Vec<(f64, f64)> = b["alphabeta"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((p["level"].as_f64()?, p["score"].as_f64()?)))
+                .collect();
+            depth_series.push(ValueSeries {
+                name: format!("Hoyito {v}"),
+                points: plain.iter().map(|&(x, y)| (x, y, false)).collect(),
+                labels: Vec::new(),
+            });
+            let known = exact
+                .iter()
+                .find(|e| e.variant.name() == v && e.holes as u64 == holes);
+            let (value, is_exact) = match known.and_then(|k| k.margin) {
+                Some(m) => (m as f64, true),
+                None => (plain.last().map(|p| p.1).unwrap_or(0.0), false),
+            };
+            best_known[vi].points.push((holes as f64, value, is_exact));
+            if let Some(o) = known.and_then(|k| k.outcome.clone()) {
+                best_known[vi].labels.push((holes as f64, value, o));
+            }
+        }
+        let path = charts.join(format!("start-value-by-depth-2x{holes}.svg"));
+        let root = SVGBackend::new(&path, (720, 440)).into_drawing_area();
+        draw_start_values(
+            &root,
+            &format!("Start value under alpha-beta by depth, 2x{holes} (South to move)"),
+            "depth (plies)",
+            "South's margin, seeds",
+            &depth_series,
+        )
+        .map_err(|e| anyhow::anyhow!("chart {}: {e}", path.display()))?;
+    }
+    let path = charts.join("best-known-start-value.svg");
+    let root = SVGBackend::new(&path, (960, 480)).into_drawing_area();
+    draw_start_values(
+        &root,
+        "Best-known start value by board (filled: exact, hollow: deepest alpha-beta; W/D/L: proved for South)",
+        "holes per row",
+        "South's margin, seeds",
+        &best_known,
+    )
+    .map_err(|e| anyhow::anyhow!("chart {}: {e}", path.display()))?;
+    Ok(())
 }
 
 /// `hoyito start-values`.
@@ -165,27 +269,31 @@ pub fn start_values(args: StartValuesArgs) -> Result<()> {
     std::fs::create_dir_all(&charts)
         .with_context(|| format!("cannot create {}", charts.display()))?;
     let exact = exact_values(&args.exact);
+    if args.redraw {
+        let file = args.out.join("start-values.json");
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("--redraw: cannot read {}", file.display()))?;
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("--redraw: {} is not JSON", file.display()))?;
+        let boards = json["boards"]
+            .as_array()
+            .with_context(|| format!("--redraw: {} has no boards", file.display()))?;
+        draw_charts(&charts, boards, &exact)?;
+        println!("{}", charts.display());
+        return Ok(());
+    }
     let clock = Instant::now();
     let mut boards = Vec::new();
-    let mut best_known: Vec<ValueSeries> = args
-        .variants
-        .iter()
-        .map(|v| ValueSeries {
-            name: format!("Hoyito {v}"),
-            points: Vec::new(),
-        })
-        .collect();
     for holes in args.min_holes..=args.max_holes {
-        let mut depth_series = Vec::new();
-        for (vi, &variant) in args.variants.iter().enumerate() {
+        for &variant in &args.variants {
             let rules = Rules::new(variant).with_board(holes as u32, 4)?;
             let started = Instant::now();
             let (plain, champion) = series(&rules, args.node_budget)?;
             let seconds = started.elapsed().as_secs_f64();
             let exact_here = exact
                 .iter()
-                .find(|e| e.0 == variant && e.1 == holes)
-                .map(|e| e.2);
+                .find(|e| e.variant == variant && e.holes == holes)
+                .and_then(|e| e.margin);
             let agreed = settled(&plain);
             eprintln!(
                 "Hoyito {variant} 2x{holes}: alpha-beta depth {} says {:+}{}, champion {:+} at {}M nodes, exact {} [{seconds:.0} s; {:.0} s in all]",
@@ -208,42 +316,9 @@ pub fn start_values(args: StartValuesArgs) -> Result<()> {
                 "exact": exact_here,
                 "seconds": (seconds * 10.0).round() / 10.0,
             }));
-            depth_series.push(ValueSeries {
-                name: format!("Hoyito {variant}"),
-                points: plain
-                    .iter()
-                    .map(|p| (p.level as f64, p.score as f64, false))
-                    .collect(),
-            });
-            let (value, is_exact) = match exact_here {
-                Some(m) => (m, true),
-                None => (plain.last().map(|p| p.score).unwrap_or(0), false),
-            };
-            best_known[vi]
-                .points
-                .push((holes as f64, value as f64, is_exact));
         }
-        let path = charts.join(format!("start-value-by-depth-2x{holes}.svg"));
-        let root = SVGBackend::new(&path, (720, 440)).into_drawing_area();
-        draw_start_values(
-            &root,
-            &format!("Start value under alpha-beta by depth, 2x{holes} (South to move)"),
-            "depth (plies)",
-            "South's margin, seeds",
-            &depth_series,
-        )
-        .map_err(|e| anyhow::anyhow!("chart {}: {e}", path.display()))?;
     }
-    let path = charts.join("best-known-start-value.svg");
-    let root = SVGBackend::new(&path, (720, 440)).into_drawing_area();
-    draw_start_values(
-        &root,
-        "Best-known start value by board (filled: exact; hollow: deepest alpha-beta)",
-        "holes per row",
-        "South's margin, seeds",
-        &best_known,
-    )
-    .map_err(|e| anyhow::anyhow!("chart {}: {e}", path.display()))?;
+    draw_charts(&charts, &boards, &exact)?;
     let out = json!({
         "what": "the standard start's value (South to move, South's margin in seeds) under plain alpha-beta at rising depth and the champion's search at rising node budgets, beside the exact value where solved (hoyito start-values)",
         "node_budget": args.node_budget,

@@ -1,12 +1,13 @@
 //! Line charts of start values: a search's value of the start against its
 //! depth (one chart per board), and the best-known value against the board
 //! size, where exact values are drawn as filled points and values under
-//! search as hollow ones, so that a reader never takes one for the other.
+//! search as hollow ones, so that a reader never takes one for the other,
+//! and a proved outcome is written over its point.
 
 use plotters::coord::Shift;
 use plotters::prelude::{
-    ChartBuilder, Circle, DrawingArea, DrawingBackend, IntoFont, LineSeries, PathElement, BLACK,
-    WHITE,
+    ChartBuilder, Circle, DrawingArea, DrawingBackend, IntoFont, LineSeries, PathElement, Text,
+    BLACK, WHITE,
 };
 use plotters::style::Color;
 
@@ -20,6 +21,8 @@ pub struct ValueSeries {
     pub name: String,
     /// Points: x, the value, and whether the value is exact (filled point).
     pub points: Vec<(f64, f64, bool)>,
+    /// Words written above points (a proved outcome: W, D or L).
+    pub labels: Vec<(f64, f64, String)>,
 }
 
 /// Draws `series` as lines with points on one chart, with a zero line.
@@ -79,6 +82,16 @@ pub fn draw_start_values<DB: DrawingBackend>(
                 color.stroke_width(2)
             };
             Circle::new((x, y), 4, style)
+        }))?;
+        // Each series' words a little higher than the last's, so that
+        // boards where the series meet stay readable.
+        let lift = (y_max / 12.0) * (1.0 + i as f64 * 0.9);
+        chart.draw_series(s.labels.iter().map(|(x, y, word)| {
+            Text::new(
+                word.clone(),
+                (*x - 0.12, *y + lift),
+                (FAMILY, 13).into_font().color(&color),
+            )
         }))?;
     }
     chart

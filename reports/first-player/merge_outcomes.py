@@ -1,0 +1,63 @@
+"""Merges the outcome searches (reports/first-player/outcomes/*.json, from
+`hoyito solve --start --outcome --json`) into exact.json: each start's entry
+gains `outcome` (W, D or L for South, or null), `outcome_status` (proved,
+bounds or open), `outcome_bounds`, `outcome_method`, `outcome_certificates`,
+and the search's nodes, seconds and memory; a start with no entry yet gets
+one whose `status` is `outcome` (proved) or the search's. Lines that do not
+change are kept byte for byte, in the one-entry-a-line layout of exact.sh."""
+import json
+import os
+import sys
+
+exact_path, *outcome_paths = sys.argv[1:]
+with open(exact_path) as f:
+    lines = f.read().split("\n")
+begin = lines.index('  "start_positions": [')
+end = lines.index("  ],", begin)
+raw = [l.strip().rstrip(",") for l in lines[begin + 1 : end]]
+starts = [[json.loads(r), r] for r in raw]
+
+
+def line(v):
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+for path in outcome_paths:
+    with open(path) as f:
+        o = json.load(f)
+    key = (o["variant"], o["holes"])
+    found = next((s for s in starts if (s[0]["variant"], s[0]["holes"]) == key), None)
+    if found is None:
+        found = [
+            {
+                "variant": o["variant"],
+                "holes": o["holes"],
+                "seeds": o["seeds"],
+                "status": "outcome" if o["status"] == "proved" else o["status"],
+                "margin": None,
+            },
+            None,
+        ]
+        starts.append(found)
+    entry = found[0]
+    entry["outcome"] = o["outcome"]
+    entry["outcome_status"] = o["status"]
+    entry["outcome_bounds"] = [o["lower"], o["upper"]]
+    entry["outcome_answers"] = o["answers"]
+    entry["outcome_open"] = o["open"]
+    entry["outcome_method"] = o["method"]
+    entry["outcome_certificates"] = [
+        {k: c[k] for k in ("file", "claim", "nodes", "bytes", "fnv64")} for c in o["certificates"]
+    ]
+    for k in ("nodes", "seconds", "table_mb", "peak_mb", "exact_up_to"):
+        entry["outcome_" + k] = o[k]
+    found[1] = None
+order = {"i": 0, "ii": 1, "iii": 2}
+# Boards up to 2x6 keep their order (sorted() is stable); larger ones follow
+# by board, then variant.
+starts.sort(key=lambda s: (s[0]["holes"], order[s[0]["variant"]]) if s[0]["holes"] >= 7 else (0, 0))
+rows = ",\n".join("    " + (r if r is not None else line(e)) for e, r in starts)
+out = "\n".join(lines[: begin + 1]) + "\n" + rows + "\n" + "\n".join(lines[end:])
+with open(exact_path + ".part", "w") as f:
+    f.write(out)
+os.replace(exact_path + ".part", exact_path)

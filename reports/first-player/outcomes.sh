@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Who wins each start under perfect play (`hoyito solve --start --outcome`):
+# one JSON per start in reports/first-player/outcomes/, the certificates in
+# reports/first-player/certificates/ (each checked by the search before it is
+# written; check them again with `hoyito verify-proof FILE`), and the answers
+# merged into reports/first-player/exact.json as each start's `outcome`.
+# Run from the repository root:
+#   bash reports/first-player/outcomes.sh            # 2x2 to 2x8, a few minutes
+#   STARTS="ii:12:0:1200 iii:12:0:1200" bash reports/first-player/outcomes.sh
+# STARTS lists variant:holes:table-seeds:seconds (table-seeds 0: no tables;
+# seconds 0: no limit). The 2x9 to 2x12 attempts recorded in outcomes/ ran
+# with 2 GB of table each, II and III side by side on two cores.
+set -euo pipefail
+bin=${HOYITO:-target/release/hoyito}
+dir=reports/first-player
+tables_dir=${TABLES_DIR:-tables/outcome}
+default=""
+for h in 2 3 4 5 6; do for v in i ii iii; do default+=" $v:$h:0:0"; done; done
+default+=" i:7:16:0 ii:7:0:0 iii:7:0:0 i:8:12:0 ii:8:0:0 iii:8:0:0"
+mkdir -p "$dir/outcomes" "$dir/certificates"
+for start in ${STARTS:-$default}; do
+    IFS=: read -r variant holes upto seconds <<< "$start"
+    args=(solve --start --outcome --variant "$variant" --holes "$holes" --memory "${MEMORY_MB:-2048}"
+          --certificates "$dir/certificates" --json "$dir/outcomes/$variant-$holes.json")
+    if [[ $upto != 0 ]]; then
+        args+=(--exact-up-to "$upto" --tables "$tables_dir/$variant-$holes")
+    fi
+    if [[ $seconds != 0 ]]; then
+        args+=(--max-seconds "$seconds")
+    fi
+    echo "== $variant 2x$holes" >&2
+    "$bin" "${args[@]}" > /dev/null
+done
+python3 "$dir/merge_outcomes.py" "$dir/exact.json" "$dir"/outcomes/*.json
