@@ -1,6 +1,6 @@
 //! Certificates: a proof of "the prover's final margin is at least `target`
 //! from the standard start", written so that anyone can check it with the
-//! move generator and the tables alone ([`super::verify`]).
+//! move generator and the tables alone ([`mod@super::verify`]).
 //!
 //! The file is one header line of text, then the nodes, then a checksum:
 //!

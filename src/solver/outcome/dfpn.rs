@@ -21,7 +21,7 @@
 //! holds from any path, or holds on the path it is used on.
 //!
 //! A proof found this way is written out as a certificate and checked by
-//! [`super::verify`] with no search at all, so a flaw here could lose a
+//! [`mod@super::verify`] with no search at all, so a flaw here could lose a
 //! proof but could not pass a false one.
 
 use std::collections::HashMap;

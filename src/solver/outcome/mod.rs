@@ -6,7 +6,7 @@
 //! "is South's final margin at least t?" by proof-number search over the
 //! game's graph, with the tables as exact leaves; two of them give the
 //! outcome for South (win: margin ≥ 1; draw: ≥ 0 but not ≥ 1; loss: not
-//! ≥ 0). Each answer is written as a [`certificate`] that [`verify`]
+//! ≥ 0). Each answer is written as a [`certificate`] that [`mod@verify`]
 //! checks with the move generator and the tables alone; [`checkpoint`]
 //! keeps a long search's table on disk so that it resumes after a kill, and
 //! [`transposition`] keeps that table within a memory budget.
