@@ -3,7 +3,8 @@
 gains `outcome` (W, D or L for South, or null), `outcome_status` (proved,
 bounds or open), `outcome_bounds`, `outcome_method`, `outcome_certificates`,
 and the search's nodes, seconds and memory; a start with no entry yet gets
-one whose `status` is `outcome` (proved) or the search's. Lines that do not
+one whose `status` is `outcome` (what the outcome search reached is in
+`outcome_status`). Lines that do not
 change are kept byte for byte, in the one-entry-a-line layout of exact.sh."""
 import json
 import os
@@ -33,7 +34,7 @@ for path in outcome_paths:
                 "variant": o["variant"],
                 "holes": o["holes"],
                 "seeds": o["seeds"],
-                "status": "outcome" if o["status"] == "proved" else o["status"],
+                "status": "outcome",
                 "margin": None,
             },
             None,

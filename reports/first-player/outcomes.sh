@@ -8,8 +8,11 @@
 #   bash reports/first-player/outcomes.sh            # 2x2 to 2x8, a few minutes
 #   STARTS="ii:12:0:1200 iii:12:0:1200" bash reports/first-player/outcomes.sh
 # STARTS lists variant:holes:table-seeds:seconds (table-seeds 0: no tables;
-# seconds 0: no limit). The 2x9 to 2x12 attempts recorded in outcomes/ ran
-# with 2 GB of table each, II and III side by side on two cores.
+# seconds 0: no limit, else a limit per question). The 2x9 to 2x12 answers
+# in outcomes/ came from, two searches side by side on two cores, 2 GB each:
+#   STARTS="ii:9:0:600 iii:9:0:600 ii:10:0:600 iii:10:0:600 ii:11:0:300
+#           iii:11:0:300 ii:12:0:1200 iii:12:0:1200 i:9:8:150 i:10:8:150
+#           i:11:8:150 i:12:8:150"
 set -euo pipefail
 bin=${HOYITO:-target/release/hoyito}
 dir=reports/first-player

@@ -100,17 +100,12 @@ pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
             .map_err(|_| anyhow::anyhow!("the search thread panicked"))?
     })?;
     let seconds = clock.elapsed().as_secs_f64();
+    // Proved: the outcome; bounds: some answer settled (a threshold's, or
+    // "South does not win" with the draw still open); open: none.
     let (status, outcome_text) = match (result.outcome, req.threshold) {
         (Some(o), None) => ("proved", Some(o.to_string())),
-        (None, _)
-            if result
-                .answers
-                .iter()
-                .any(|a| matches!(a.verdict, Verdict::Open { .. })) =>
-        {
-            ("open", None)
-        }
-        _ => ("bounds", None),
+        _ if result.lower.is_some() || result.upper.is_some() => ("bounds", None),
+        _ => ("open", None),
     };
     println!("status {status}");
     if let Some(o) = &outcome_text {
@@ -243,13 +238,14 @@ fn run(
         };
         last_nodes.set((p.nodes, p.seconds));
         eprintln!(
-            "{} nodes, {:.0} nodes/s, root pn {} dn {}, table {}/{} [{:.0} s]",
+            "{} nodes, {:.0} nodes/s, root pn {} dn {}, table {}/{}, deepest path {} [{:.0} s]",
             p.nodes,
             rate,
             show(p.pn),
             show(p.dn),
             p.used,
             p.capacity,
+            p.deepest,
             clock.elapsed().as_secs_f64()
         );
     });

@@ -9,6 +9,7 @@
 //! previous checkpoint whole.
 
 use std::collections::HashMap;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::rules::Rules;
@@ -41,30 +42,60 @@ impl StateOf {
     }
 }
 
-/// Writes the entries of `table` that hold from any path.
-pub fn save(path: &Path, of: StateOf, table: &Table, nodes: u64) -> Result<(), CertificateError> {
-    let width = 2 * of.rules.holes as usize;
-    let kept: Vec<&Entry> = table.entries().filter(|e| e.dep_serial == 0).collect();
-    let mut out = of.header(nodes, kept.len()).into_bytes();
-    out.push(b'\n');
-    for e in kept {
-        out.extend_from_slice(&e.key.board[..width]);
-        out.push(e.key.side as u8);
-        out.extend_from_slice(&e.key.need.to_le_bytes());
-        out.extend_from_slice(&e.pn.to_le_bytes());
-        out.extend_from_slice(&e.dn.to_le_bytes());
-        out.extend_from_slice(&e.work.to_le_bytes());
-        out.push(e.best);
-    }
-    let sum = fnv64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    let temp = path.with_extension("part");
-    crate::records::safe_file::write_atomic(&temp, path, &out).map_err(|source| {
-        CertificateError::Io {
-            path: path.display().to_string(),
-            source,
+/// FNV-1a over bytes as they are written.
+struct Hashing<W> {
+    inner: W,
+    hash: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            self.hash = (self.hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
         }
-    })
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes the entries of `table` that hold from any path, streamed through
+/// a temporary file (a table of gigabytes is never copied in memory), synced
+/// and renamed over `path`.
+pub fn save(path: &Path, of: StateOf, table: &Table, nodes: u64) -> Result<(), CertificateError> {
+    let io = |source| CertificateError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let width = 2 * of.rules.holes as usize;
+    let kept = table.entries().filter(|e| e.dep_serial == 0).count();
+    let temp = path.with_extension("part");
+    let file = crate::records::safe_file::create_temp(&temp).map_err(io)?;
+    let mut out = Hashing {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        hash: 0xcbf2_9ce4_8422_2325,
+    };
+    let write = || -> std::io::Result<()> {
+        out.write_all(of.header(nodes, kept).as_bytes())?;
+        out.write_all(b"\n")?;
+        for e in table.entries().filter(|e| e.dep_serial == 0) {
+            out.write_all(&e.key.board[..width])?;
+            out.write_all(&[e.key.side as u8])?;
+            out.write_all(&e.key.need.to_le_bytes())?;
+            out.write_all(&e.pn.to_le_bytes())?;
+            out.write_all(&e.dn.to_le_bytes())?;
+            out.write_all(&e.work.to_le_bytes())?;
+            out.write_all(&[e.best])?;
+        }
+        let sum = out.hash;
+        out.write_all(&sum.to_le_bytes())?;
+        let file = out.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    };
+    write().map_err(io)
 }
 
 /// Reads a state file written for `of`: its entries and the nodes searched.

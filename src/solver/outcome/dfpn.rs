@@ -75,6 +75,8 @@ pub struct Progress {
     pub used: usize,
     /// Table capacity.
     pub capacity: usize,
+    /// The longest search path so far, in plies.
+    pub deepest: usize,
 }
 
 struct Frame {
@@ -159,6 +161,7 @@ pub struct Prover<'a> {
     confirmed: HashMap<u32, u32>,
     /// Nodes searched over every question.
     pub nodes: u64,
+    deepest: usize,
     limits: Limits,
     limit_nodes: u64,
     started: Instant,
@@ -191,6 +194,7 @@ impl<'a> Prover<'a> {
             epoch: 1,
             confirmed: HashMap::new(),
             nodes: 0,
+            deepest: 0,
             limits: Limits::default(),
             limit_nodes: u64::MAX,
             started: now,
@@ -280,6 +284,7 @@ impl<'a> Prover<'a> {
             dn: self.root_dn,
             used: self.table.used(),
             capacity: self.table.capacity(),
+            deepest: self.deepest,
         };
         if let Some(report) = self.report.as_mut() {
             report(&progress);
@@ -422,6 +427,7 @@ impl<'a> Prover<'a> {
         self.tick();
         let nodes_before = self.nodes;
         let depth = self.path.len();
+        self.deepest = self.deepest.max(depth + 1);
         self.serial = self.serial.wrapping_add(1).max(1);
         let serial = self.serial;
         self.path.push(Frame {
@@ -551,6 +557,12 @@ impl<'a> Prover<'a> {
         });
         if frame.repeated {
             if resolved && (pn == 0) == Self::cycle_proves(&key) {
+                // Kept within an eighth of the table's slots (about 3% of
+                // its bytes): forgetting confirmations only makes results
+                // that rest on them untrusted, which is safe.
+                if self.confirmed.len() >= (self.table.capacity() / 8).max(1024) {
+                    self.confirmed.clear();
+                }
                 self.confirmed.insert(frame.serial, self.epoch);
             } else {
                 self.epoch += 1;
