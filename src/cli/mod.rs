@@ -69,7 +69,7 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Print a position's exact value and best moves from the tables.
     Probe(solve_cmd::ProbeArgs),
-    /// Check a proof certificate (from `solve --start --outcome`) with the move generator and the tables alone.
+    /// Check a proof certificate with the move generator and the tables alone
     VerifyProof(outcome_cmd::VerifyProofArgs),
     /// Count the positions of a layer where someone can force the next capture.
     Captures(solve_cmd::CapturesArgs),
