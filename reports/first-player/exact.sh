@@ -102,6 +102,8 @@ fi
 mv "$out.part" "$out"
 # Who wins each start (reports/first-player/outcomes.sh), merged back in.
 if compgen -G "reports/first-player/outcomes/*.json" > /dev/null; then
-    python3 reports/first-player/merge_outcomes.py "$out" reports/first-player/outcomes/*.json
+    shopt -s nullglob
+    python3 reports/first-player/merge_outcomes.py "$out" reports/first-player/outcomes/*.json \
+        reports/first-player/outcomes/thresholds/*.json
 fi
 echo "$out"

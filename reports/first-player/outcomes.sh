@@ -13,6 +13,9 @@
 #   STARTS="ii:9:0:600 iii:9:0:600 ii:10:0:600 iii:10:0:600 ii:11:0:300
 #           iii:11:0:300 ii:12:0:1200 iii:12:0:1200 i:9:8:150 i:10:8:150
 #           i:11:8:150 i:12:8:150"
+# The threshold answers in outcomes/thresholds/ (bounds on the margin) came
+# from `hoyito solve --start --outcome --threshold T --json FILE`, as listed
+# in each file.
 set -euo pipefail
 bin=${HOYITO:-target/release/hoyito}
 dir=reports/first-player
@@ -34,4 +37,5 @@ for start in ${STARTS:-$default}; do
     echo "== $variant 2x$holes" >&2
     "$bin" "${args[@]}" > /dev/null
 done
-python3 "$dir/merge_outcomes.py" "$dir/exact.json" "$dir"/outcomes/*.json
+shopt -s nullglob
+python3 "$dir/merge_outcomes.py" "$dir/exact.json" "$dir"/outcomes/*.json "$dir"/outcomes/thresholds/*.json
