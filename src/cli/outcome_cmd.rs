@@ -34,24 +34,11 @@ pub struct OutcomeRequest<'a> {
     pub json: Option<&'a Path>,
 }
 
-/// Peak resident memory of this process so far, in MB (`VmHWM`).
-fn peak_mb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.div_ceil(1024))
-}
-
 /// The tables of `rules`' board up to `exact_up_to` seeds (the layers a game
 /// from the start reaches), built into `dir` where missing.
 fn load_tables(rules: &Rules, dir: Option<&Path>, exact_up_to: u32) -> Result<(Tablebase, u32)> {
     let mut tb = Tablebase::new(rules.variant, rules.holes)?;
-    let top = rules.total_seeds();
-    let exact = if exact_up_to >= 4 {
-        exact_up_to - (exact_up_to + 4 - top % 4) % 4
-    } else {
-        0
-    };
+    let exact = super::solve_start::reachable_layer(rules.total_seeds(), exact_up_to);
     let layers = Tablebase::dependencies(exact);
     tb.check_plan(&layers, dir)?;
     super::table_dir::table_dir(dir)?;
@@ -159,7 +146,7 @@ pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
             "nodes": result.nodes,
             "seconds": (seconds * 10.0).round() / 10.0,
             "table_mb": result.table_mb,
-            "peak_mb": peak_mb(),
+            "peak_mb": super::solve_start::peak_mb(),
         });
         super::solve_start::write_text(path, &(serde_json::to_string(&entry)? + "\n"))?;
     }

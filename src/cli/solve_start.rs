@@ -19,7 +19,7 @@ use hoyito::{Position, Rules, Variant};
 use serde_json::json;
 
 /// Peak resident memory of this process so far, in MB (`VmHWM`).
-fn peak_mb() -> Option<u64> {
+pub(super) fn peak_mb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -185,6 +185,17 @@ fn write_entry(path: &Path, entry: &serde_json::Value) -> Result<()> {
     write_text(path, &(serde_json::to_string(entry)? + "\n"))
 }
 
+/// The largest layer of at most `exact_up_to` seeds that a game from a start
+/// of `top` seeds reaches: only layers with as many seeds, modulo 4, as the
+/// start occur in its game (0 below 4).
+pub(super) fn reachable_layer(top: u32, exact_up_to: u32) -> u32 {
+    if exact_up_to >= 4 {
+        exact_up_to - (exact_up_to + 4 - top % 4) % 4
+    } else {
+        0
+    }
+}
+
 /// `hoyito solve --start --prove`.
 #[allow(clippy::too_many_arguments)]
 pub fn prove_start(
@@ -201,13 +212,7 @@ pub fn prove_start(
     let start = Position::start(&rules);
     let clock = Instant::now();
     let mut tb = Tablebase::new(variant, holes)?;
-    // Only layers with as many seeds, modulo 4, as the start occur in its game.
-    let top = start.seeds_on_board();
-    let exact = if exact_up_to >= 4 {
-        exact_up_to - (exact_up_to + 4 - top % 4) % 4
-    } else {
-        0
-    };
+    let exact = reachable_layer(start.seeds_on_board(), exact_up_to);
     let layers = Tablebase::dependencies(exact);
     tb.check_plan(&layers, tables)?;
     super::table_dir::table_dir(tables)?;

@@ -115,13 +115,20 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv64(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
+/// FNV-1a's starting value.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64 bits, carried on from `h` over `bytes`.
+pub fn fnv64_more(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    fnv64_more(FNV_START, bytes)
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {

@@ -15,7 +15,7 @@ use std::path::Path;
 use crate::rules::Rules;
 use crate::side::Side;
 
-use super::certificate::{fnv64, CertificateError};
+use super::certificate::{fnv64, fnv64_more, CertificateError, FNV_START};
 use super::transposition::{Entry, NodeKey, Table};
 
 const MAGIC: &str = "HOYITO-PROOF-STATE";
@@ -51,9 +51,7 @@ struct Hashing<W> {
 impl<W: Write> Write for Hashing<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        for &b in &buf[..n] {
-            self.hash = (self.hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.hash = fnv64_more(self.hash, &buf[..n]);
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -75,7 +73,7 @@ pub fn save(path: &Path, of: StateOf, table: &Table, nodes: u64) -> Result<(), C
     let file = crate::records::safe_file::create_temp(&temp).map_err(io)?;
     let mut out = Hashing {
         inner: BufWriter::with_capacity(1 << 20, file),
-        hash: 0xcbf2_9ce4_8422_2325,
+        hash: FNV_START,
     };
     let write = || -> std::io::Result<()> {
         out.write_all(of.header(nodes, kept).as_bytes())?;
