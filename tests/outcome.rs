@@ -42,6 +42,31 @@ fn solve(variant: Variant, holes: u8, bytes: u64) -> (Outcome, Vec<Certificate>,
     (outcome, certificates, tables)
 }
 
+#[test]
+fn rebuilding_a_certificate_does_not_flood_the_progress_report() {
+    // Rebuilding a certificate runs one short search per node; each used to
+    // print a progress line at its end (hundreds of lines in a second).
+    let rules = Rules::new(Variant::Ii).with_board(4, 4).unwrap();
+    let tables = Tablebase::new(Variant::Ii, 4).unwrap();
+    let start = Position::start(&rules);
+    let reports = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let mut prover = Prover::new(rules, &tables, 0, 1 << 24);
+    let seen = reports.clone();
+    prover.on_progress(Duration::from_secs(3600), move |_| seen.set(seen.get() + 1));
+    let search = settle_outcome(|t| prover.prove(&start, t, Limits::default()));
+    let certificates: Vec<_> = search
+        .answers
+        .iter()
+        .filter_map(|a| certify(&mut prover, &start, a))
+        .collect();
+    assert!(!certificates.is_empty() && certificates[0].nodes.len() > 10);
+    assert_eq!(
+        reports.get(),
+        0,
+        "no report is due within an hour's interval"
+    );
+}
+
 /// The exact margins of reports/first-player/exact.json, by variant and board.
 fn exact_margins() -> Vec<(String, u8, i32)> {
     let text = std::fs::read_to_string("reports/first-player/exact.json").unwrap();
@@ -461,4 +486,174 @@ fn every_committed_certificate_passes_the_check_and_matches_exact_json() {
         vec!["hoyito-i-2x7-south-at-least-1.proof".to_string()]
     );
     assert!(checked >= 28, "{checked} certificates checked");
+}
+
+/// `solve --outcome --after MOVE --threshold 0 --certificates DIR` for each
+/// of South's first moves on II 2x6.
+fn ii_2x6_shards(dir: &Path) -> Vec<PathBuf> {
+    for mv in 1..=6 {
+        let mv = mv.to_string();
+        let out = hoyito(&[
+            "solve",
+            "--start",
+            "--outcome",
+            "--variant",
+            "ii",
+            "--holes",
+            "6",
+            "--memory",
+            "64",
+            "--after",
+            &mv,
+            "--threshold",
+            "0",
+            "--certificates",
+            s(dir),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout_of(&out).contains(&format!("root after {mv} (North to move)")));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn shards_of_every_first_move_join_into_the_proof_of_the_start() {
+    // II 2x6 is a loss for South (exact value -28): every first move is
+    // answered by North winning, and the shards say so together.
+    let dir = scratch("shards");
+    let files = ii_2x6_shards(&dir);
+    assert_eq!(files.len(), 6, "{files:?}");
+    let mut args = vec!["verify-proof", "--join"];
+    args.extend(files.iter().map(|f| s(f)));
+    let out = hoyito(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout_of(&out).contains("joined: ii 2x6: north's margin is at least 1"),
+        "{}",
+        stdout_of(&out)
+    );
+
+    // One shard missing: the opponent's reply 4 is not covered.
+    let mut args = vec!["verify-proof", "--join"];
+    args.extend(
+        files
+            .iter()
+            .filter(|f| !s(f).contains("after-4-"))
+            .map(|f| s(f)),
+    );
+    let out = hoyito(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("no certificate for move 4"), "{err}");
+
+    // A shard of another claim (South's proof of a lower bound) is refused.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--outcome",
+        "--variant",
+        "ii",
+        "--holes",
+        "6",
+        "--memory",
+        "64",
+        "--after",
+        "4",
+        "--threshold",
+        "-40",
+        "--certificates",
+        s(&other),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let foreign = std::fs::read_dir(&other)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut args = vec!["verify-proof", "--join"];
+    args.extend(
+        files
+            .iter()
+            .filter(|f| !s(f).contains("after-4-"))
+            .map(|f| s(f)),
+    );
+    args.push(s(&foreign));
+    let out = hoyito(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("another claim") && err.contains(s(&foreign)),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_certificate_whose_line_cannot_be_played_is_refused() {
+    let (mut cert, tables, _) = ii_2x4();
+    // Hole 9 does not exist on a row of 4.
+    cert.after = vec![hoyito::Move::Sow(8)];
+    let err = verify(&cert, &tables).unwrap_err().to_string();
+    assert!(
+        err.contains("line from the start cannot be played"),
+        "{err}"
+    );
+    // And the line survives the file: the header carries it.
+    let path = scratch("line").join("c.proof");
+    cert.save(&path).unwrap();
+    let back = Certificate::load(&path).unwrap();
+    assert_eq!(back.after, cert.after);
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--outcome",
+        "--variant",
+        "ii",
+        "--holes",
+        "4",
+        "--after",
+        "9",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("--after") && err.contains("move 1 of the line 9"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_state_of_another_root_is_refused() {
+    let dir = scratch("other-root");
+    let state = dir.join("ii-4.state");
+    let mut args = outcome_args("ii", "4", s(&state));
+    args.extend(["--after", "1"]);
+    assert!(hoyito(&args).status.success());
+    let mut args = outcome_args("ii", "4", s(&state));
+    args.extend(["--after", "2"]);
+    let out = hoyito(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("after=1") && err.contains("after=2"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

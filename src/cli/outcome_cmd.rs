@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use hoyito::solver::outcome::certificate::{line_text, play_line};
 use hoyito::solver::outcome::checkpoint::{self, StateOf};
 use hoyito::solver::outcome::{
     certificate_name, certify, settle_outcome, verify, Answer, Certificate, Limits, Outcome,
     OutcomeSearch, Prover, Verdict,
 };
 use hoyito::solver::Tablebase;
-use hoyito::{Position, Rules, Variant};
+use hoyito::{Move, Position, Rules, Variant};
 use serde_json::json;
 
 /// What `solve --start --outcome` is asked.
@@ -26,6 +27,7 @@ pub struct OutcomeRequest<'a> {
     pub exact_up_to: u32,
     pub memory_mb: Option<u64>,
     pub threshold: Option<i32>,
+    pub after: &'a [Move],
     pub certificates: Option<&'a Path>,
     pub checkpoint: Option<&'a Path>,
     pub checkpoint_every: f64,
@@ -57,7 +59,13 @@ fn load_tables(rules: &Rules, dir: Option<&Path>, exact_up_to: u32) -> Result<(T
 /// `hoyito solve --start --outcome`.
 pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
     let rules = Rules::new(req.variant).with_board(req.holes as u32, req.seeds)?;
-    let start = Position::start(&rules);
+    let start = play_line(&rules, req.after).map_err(|e| anyhow::anyhow!("--after: {e}"))?;
+    if start.is_over() && !req.after.is_empty() {
+        bail!(
+            "--after: the game is over after the line {}; there is nothing to prove",
+            line_text(req.after, ",")
+        );
+    }
     if let Some(dir) = req.certificates {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot make the certificate directory {}", dir.display()))?;
@@ -72,6 +80,7 @@ pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
     let state_of = StateOf {
         rules,
         tables: exact,
+        after: req.after,
     };
     let clock = Instant::now();
     // Run on a thread with a deep stack: the search recurses once a ply.
@@ -94,9 +103,20 @@ pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
         _ if result.lower.is_some() || result.upper.is_some() => ("bounds", None),
         _ => ("open", None),
     };
+    if !req.after.is_empty() {
+        println!(
+            "root after {} ({} to move)",
+            line_text(req.after, " "),
+            start.side_to_move()
+        );
+    }
     println!("status {status}");
     if let Some(o) = &outcome_text {
-        println!("outcome {o} (for South, who moves first)");
+        if req.after.is_empty() {
+            println!("outcome {o} (for South, who moves first)");
+        } else {
+            println!("outcome {o} (for South, from the root)");
+        }
     }
     println!(
         "bounds [{}, {}]",
@@ -125,6 +145,7 @@ pub fn solve_outcome(req: OutcomeRequest<'_>) -> Result<()> {
             "variant": req.variant.to_string(),
             "holes": req.holes,
             "seeds": 2 * req.holes as u32 * req.seeds,
+            "after": line_text(req.after, " "),
             "status": status,
             "outcome": outcome_text,
             "lower": result.lower,
@@ -189,7 +210,7 @@ fn run(
     tb: &Tablebase,
     exact: u32,
     bytes: u64,
-    state_of: StateOf,
+    state_of: StateOf<'_>,
     clock: Instant,
 ) -> Result<RunResult> {
     // Declared before the prover, whose callbacks borrow them.
@@ -262,12 +283,13 @@ fn run(
             if matches!(answer.verdict, Verdict::Open { .. }) {
                 continue;
             }
-            let cert = certify(&mut prover, start, answer).with_context(|| {
+            let mut cert = certify(&mut prover, start, answer).with_context(|| {
                 format!(
                     "the answer to \"south margin >= {}\" could not be written as a certificate",
                     answer.target
                 )
             })?;
+            cert.after = req.after.to_vec();
             verify(&cert, tb).map_err(|e| {
                 anyhow::anyhow!(
                     "the certificate written failed its own check (a search fault): {e}"
@@ -316,8 +338,16 @@ fn show(n: u32) -> String {
 /// Arguments of `hoyito verify-proof`.
 #[derive(Debug, Args)]
 pub struct VerifyProofArgs {
-    /// The certificate (written by `hoyito solve --start --outcome --certificates DIR`).
-    file: PathBuf,
+    /// The certificates (written by `hoyito solve --start --outcome
+    /// --certificates DIR`), each checked on its own.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Also join the certificates, each the proof of one move from the same
+    /// position (shards made with `solve --outcome --after`), into the proof
+    /// of that position's claim: every legal move covered where the
+    /// opponent moves, one where the prover moves.
+    #[arg(long)]
+    join: bool,
     /// Directory of the table files its leaves use (built there if missing).
     #[arg(long = "tables", value_name = "DIR")]
     tables: Option<PathBuf>,
@@ -331,8 +361,21 @@ pub struct VerifyProofArgs {
 
 /// `hoyito verify-proof`.
 pub fn verify_proof(args: VerifyProofArgs) -> Result<()> {
-    let cert = Certificate::load(&args.file)?;
-    let name = args.file.display();
+    let mut checked = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        checked.push(verify_one(&args, file)?);
+    }
+    if args.join {
+        let claim = join(&checked)?;
+        println!("joined: {claim}");
+    }
+    Ok(())
+}
+
+/// Checks one certificate file; returns it once it holds.
+fn verify_one(args: &VerifyProofArgs, file: &Path) -> Result<(PathBuf, Certificate)> {
+    let cert = Certificate::load(file)?;
+    let name = file.display();
     if let Some(v) = args.variant {
         if v != cert.variant {
             bail!(
@@ -367,5 +410,70 @@ pub fn verify_proof(args: VerifyProofArgs) -> Result<()> {
         report.cycle_nodes,
         clock.elapsed().as_secs_f64()
     );
-    Ok(())
+    Ok((file.to_path_buf(), cert))
+}
+
+/// The claim that checked certificates of one position's moves prove
+/// together at that position, or why they do not.
+fn join(certs: &[(PathBuf, Certificate)]) -> Result<Certificate> {
+    let (first_path, first) = &certs[0];
+    let Some((_, parent_line)) = first.after.split_last() else {
+        bail!(
+            "{} is a proof from the start; only shards (made with --after) are joined",
+            first_path.display()
+        );
+    };
+    for (path, c) in certs {
+        let same_claim = c.variant == first.variant
+            && c.holes == first.holes
+            && c.seeds == first.seeds
+            && c.prover == first.prover
+            && c.target == first.target;
+        if !same_claim {
+            bail!(
+                "{} proves \"{c}\", another claim than {}'s \"{first}\"; shards to join \
+                 prove one claim",
+                path.display(),
+                first_path.display()
+            );
+        }
+        if c.after.split_last().map(|(_, line)| line) != Some(parent_line) {
+            bail!(
+                "{} is not a shard of the position after {}: its root is after {}",
+                path.display(),
+                if parent_line.is_empty() {
+                    "no moves (the start)".to_string()
+                } else {
+                    line_text(parent_line, " ")
+                },
+                line_text(&c.after, " ")
+            );
+        }
+    }
+    let rules = Rules::new(first.variant).with_board(first.holes as u32, first.seeds as u32)?;
+    let parent = play_line(&rules, parent_line).map_err(|e| anyhow::anyhow!(e))?;
+    let covered: std::collections::BTreeSet<Move> = certs
+        .iter()
+        .map(|(_, c)| *c.after.last().expect("shards have a line"))
+        .collect();
+    if parent.side_to_move() != first.prover {
+        let missing: Vec<String> = parent
+            .legal_moves(&rules)
+            .iter()
+            .filter(|m| !covered.contains(m))
+            .map(|m| m.to_string())
+            .collect();
+        if !missing.is_empty() {
+            bail!(
+                "the shards do not cover every reply of the side that moves there: no \
+                 certificate for move {} (each needs its own --after shard)",
+                missing.join(", ")
+            );
+        }
+    }
+    Ok(Certificate {
+        after: parent_line.to_vec(),
+        nodes: Vec::new(),
+        ..first.clone()
+    })
 }

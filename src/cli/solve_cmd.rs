@@ -83,6 +83,17 @@ pub struct SolveArgs {
         allow_hyphen_values = true
     )]
     threshold: Option<i32>,
+    /// With --outcome: search from the position these moves reach from the
+    /// start (hole numbers of the mover's row, comma-separated, e.g.
+    /// `--after 3,11`) instead of the start: one shard of a proof split by
+    /// the root's subtrees; `hoyito verify-proof` joins the shards' certificates.
+    #[arg(
+        long,
+        value_name = "MOVES",
+        requires = "outcome",
+        value_delimiter = ','
+    )]
+    after: Vec<hoyito::Move>,
     /// With --outcome: write each answer's certificate to DIR, checked
     /// before it is written (see `hoyito verify-proof`).
     #[arg(long, value_name = "DIR", requires = "outcome")]
@@ -228,6 +239,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
             exact_up_to: args.exact_up_to.unwrap_or(0),
             memory_mb: args.memory,
             threshold: args.threshold,
+            after: &args.after,
             certificates: args.certificates.as_deref(),
             checkpoint: args.checkpoint.as_deref(),
             checkpoint_every: args.checkpoint_every,

@@ -54,7 +54,8 @@ pub enum ProofNode {
     Opponent(Vec<Child>),
 }
 
-/// A proof from a standard start.
+/// A proof from a standard start, or from the position a line of moves
+/// reaches from it (one shard of a proof split over a cluster).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Certificate {
     /// Which Hoyito.
@@ -70,7 +71,10 @@ pub struct Certificate {
     /// The prover's final margin (its captures minus the opponent's) is at
     /// least this.
     pub target: i32,
-    /// Node 0 is the start; empty when the start is itself a leaf.
+    /// The moves from the standard start to the proof's root (empty: the
+    /// root is the start).
+    pub after: Vec<Move>,
+    /// Node 0 is the root; empty when the root is itself a leaf.
     pub nodes: Vec<ProofNode>,
 }
 
@@ -97,15 +101,51 @@ pub enum CertificateError {
 
 impl fmt::Display for Certificate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} 2x{}", self.variant.name(), self.holes)?;
+        if !self.after.is_empty() {
+            write!(f, " after {}", line_text(&self.after, " "))?;
+        }
         write!(
             f,
-            "{} 2x{}: {}'s margin is at least {}",
-            self.variant.name(),
-            self.holes,
+            ": {}'s margin is at least {}",
             side_name(self.prover),
             self.target
         )
     }
+}
+
+/// Moves written as players write them, joined by `sep`.
+pub fn line_text(moves: &[Move], sep: &str) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The position `after` reaches from the standard start of `rules`, or why
+/// the line cannot be played (an illegal move, or a game already over).
+pub fn play_line(rules: &Rules, after: &[Move]) -> Result<Position, String> {
+    let mut pos = Position::start(rules);
+    for (ply, &mv) in after.iter().enumerate() {
+        if pos.is_over() {
+            return Err(format!(
+                "the game is over after {ply} moves of the line {}",
+                line_text(after, ",")
+            ));
+        }
+        pos = pos
+            .play(rules, mv)
+            .map_err(|e| {
+                format!(
+                    "move {} of the line {}: {e}",
+                    ply + 1,
+                    line_text(after, ",")
+                )
+            })?
+            .0;
+    }
+    Ok(pos)
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -174,7 +214,7 @@ impl Reader<'_> {
 impl Certificate {
     /// The header line, without its newline.
     fn header(&self) -> String {
-        format!(
+        let mut header = format!(
             "{MAGIC} {VERSION} variant={} holes={} seeds={} tables={} prover={} target={} nodes={}",
             self.variant.name(),
             self.holes,
@@ -183,7 +223,21 @@ impl Certificate {
             side_name(self.prover),
             self.target,
             self.nodes.len()
-        )
+        );
+        // Written only for a shard, so that a proof from the start reads
+        // (and hashes) as it always has.
+        if !self.after.is_empty() {
+            header.push_str(&format!(" after={}", line_text(&self.after, ",")));
+        }
+        header
+    }
+
+    /// The proof's root: the position its line reaches from the start.
+    pub fn root(&self) -> Result<Position, String> {
+        let rules = Rules::new(self.variant)
+            .with_board(self.holes as u32, self.seeds as u32)
+            .map_err(|e| e.to_string())?;
+        play_line(&rules, &self.after)
     }
 
     /// The file's bytes.
@@ -226,7 +280,7 @@ impl Certificate {
         };
         let line_end = bytes
             .iter()
-            .take(512)
+            .take(8192)
             .position(|&b| b == b'\n')
             .ok_or_else(|| damaged("no header line".into()))?;
         let header = std::str::from_utf8(&bytes[..line_end])
@@ -274,6 +328,14 @@ impl Certificate {
             i32::try_from(number("target")?).map_err(|_| damaged("target= out of range".into()))?;
         let count =
             usize::try_from(number("nodes")?).map_err(|_| damaged("nodes= out of range".into()))?;
+        let after = match fields.get("after") {
+            None => Vec::new(),
+            Some(line) => line
+                .split(',')
+                .map(|m| m.parse::<Move>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| damaged(format!("after=: {e}")))?,
+        };
         if bytes.len() < line_end + 1 + 8 {
             return Err(damaged("cut short: no checksum".into()));
         }
@@ -336,6 +398,7 @@ impl Certificate {
             tables,
             prover,
             target,
+            after,
             nodes,
         })
     }
@@ -395,7 +458,8 @@ impl<'p, 'a> Extractor<'p, 'a> {
         proved == self.for_south
     }
 
-    /// The certificate from `root`, the standard start of `rules`.
+    /// The certificate from `root` (the caller sets `after` where the root
+    /// is not the standard start of `rules`).
     pub fn extract(mut self, rules: &Rules, root: &Position) -> Option<Certificate> {
         let (prover, target) = if self.for_south {
             (Side::South, self.target)
@@ -416,6 +480,7 @@ impl<'p, 'a> Extractor<'p, 'a> {
             tables: self.prover.exact_up_to(),
             prover,
             target,
+            after: Vec::new(),
             nodes,
         })
     }

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use crate::moves::Move;
 use crate::rules::Rules;
 use crate::side::Side;
 
-use super::certificate::{fnv64, fnv64_more, CertificateError, FNV_START};
+use super::certificate::{fnv64, fnv64_more, line_text, CertificateError, FNV_START};
 use super::transposition::{Entry, NodeKey, Table};
 
 const MAGIC: &str = "HOYITO-PROOF-STATE";
@@ -23,22 +24,28 @@ const VERSION: u32 = 1;
 
 /// What a state file belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StateOf {
+pub struct StateOf<'a> {
     /// The start's rules (variant, board, seeds).
     pub rules: Rules,
     /// The largest table layer used as leaves.
     pub tables: u32,
+    /// The moves from the start to the search's root (empty: the start).
+    pub after: &'a [Move],
 }
 
-impl StateOf {
+impl StateOf<'_> {
     fn header(&self, nodes: u64, entries: usize) -> String {
-        format!(
+        let mut header = format!(
             "{MAGIC} {VERSION} variant={} holes={} seeds={} tables={} nodes={nodes} entries={entries}",
             self.rules.variant.name(),
             self.rules.holes,
             self.rules.seeds,
             self.tables
-        )
+        );
+        if !self.after.is_empty() {
+            header.push_str(&format!(" after={}", line_text(self.after, ",")));
+        }
+        header
     }
 }
 
@@ -62,7 +69,12 @@ impl<W: Write> Write for Hashing<W> {
 /// Writes the entries of `table` that hold from any path, streamed through
 /// a temporary file (a table of gigabytes is never copied in memory), synced
 /// and renamed over `path`.
-pub fn save(path: &Path, of: StateOf, table: &Table, nodes: u64) -> Result<(), CertificateError> {
+pub fn save(
+    path: &Path,
+    of: StateOf<'_>,
+    table: &Table,
+    nodes: u64,
+) -> Result<(), CertificateError> {
     let io = |source| CertificateError::Io {
         path: path.display().to_string(),
         source,
@@ -98,7 +110,7 @@ pub fn save(path: &Path, of: StateOf, table: &Table, nodes: u64) -> Result<(), C
 
 /// Reads a state file written for `of`: its entries and the nodes searched.
 /// A file of another start or other tables, or a damaged one, is refused.
-pub fn load(path: &Path, of: StateOf) -> Result<(Vec<Entry>, u64), CertificateError> {
+pub fn load(path: &Path, of: StateOf<'_>) -> Result<(Vec<Entry>, u64), CertificateError> {
     let damaged = |why: String| CertificateError::Damaged {
         path: path.display().to_string(),
         why,
@@ -109,7 +121,7 @@ pub fn load(path: &Path, of: StateOf) -> Result<(Vec<Entry>, u64), CertificateEr
     })?;
     let line_end = bytes
         .iter()
-        .take(512)
+        .take(8192)
         .position(|&b| b == b'\n')
         .ok_or_else(|| damaged("no header line: not a proof search's state".into()))?;
     let header = std::str::from_utf8(&bytes[..line_end])
@@ -127,13 +139,14 @@ pub fn load(path: &Path, of: StateOf) -> Result<(Vec<Entry>, u64), CertificateEr
     let get = |name: &str| fields.get(name).copied().unwrap_or("");
     let mine = of.header(0, 0);
     let mine: HashMap<&str, &str> = mine.split(' ').filter_map(|w| w.split_once('=')).collect();
-    for name in ["variant", "holes", "seeds", "tables"] {
-        if get(name) != mine[name] {
+    let mine_of = |name: &str| mine.get(name).copied().unwrap_or("");
+    for name in ["variant", "holes", "seeds", "tables", "after"] {
+        if get(name) != mine_of(name) {
             return Err(damaged(format!(
                 "it is the state of another start or tables ({name}={}, this search has {name}={}); \
                  give another file, or delete it to start afresh",
                 get(name),
-                mine[name]
+                mine_of(name)
             )));
         }
     }

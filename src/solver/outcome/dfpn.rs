@@ -265,7 +265,11 @@ impl<'a> Prover<'a> {
         self.on_path.clear();
         self.root_pn = pn;
         self.root_dn = dn;
-        self.report_now();
+        // A search long enough to have reported ends with its last numbers;
+        // the many short searches that rebuild a certificate stay quiet.
+        if self.started.elapsed() >= self.report_every {
+            self.report_now();
+        }
         if pn == 0 {
             Verdict::Proved
         } else if dn == 0 {

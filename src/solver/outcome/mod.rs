@@ -144,8 +144,13 @@ pub fn certificate_name(cert: &Certificate) -> String {
         Side::South => "south",
         Side::North => "north",
     };
+    let after = if cert.after.is_empty() {
+        String::new()
+    } else {
+        format!("-after-{}", certificate::line_text(&cert.after, "-"))
+    };
     format!(
-        "hoyito-{}-2x{}-{side}-at-least-{}.proof",
+        "hoyito-{}-2x{}{after}-{side}-at-least-{}.proof",
         cert.variant.name(),
         cert.holes,
         cert.target

@@ -1,5 +1,6 @@
 //! Checks a certificate with the move generator and the tables alone, with
-//! no search: the root is the standard start; every node is reached as one
+//! no search: the root is the standard start, or the position the
+//! certificate's line of moves reaches from it; every node is reached as one
 //! position only; at the prover's nodes the move is legal, at the
 //! opponent's nodes every legal reply is there; every leaf is one the rules
 //! decide for the prover; and no cycle of the proof runs through positions
@@ -56,8 +57,11 @@ pub enum Refused {
         /// What is wrong.
         why: String,
     },
-    /// The start itself is claimed as a leaf, and is not one.
-    #[error("the certificate has no nodes, and the start is not a leaf the prover wins: {0}")]
+    /// The certificate's line from the start cannot be played.
+    #[error("the certificate's line from the start cannot be played: {0}")]
+    Line(String),
+    /// The root itself is claimed as a leaf, and is not one.
+    #[error("the certificate has no nodes, and its root is not a leaf the prover wins: {0}")]
     RootLeaf(String),
     /// A node no line reaches.
     #[error("node {0} is never reached from the start")]
@@ -126,7 +130,7 @@ pub fn verify(cert: &Certificate, tables: &Tablebase) -> Result<Verified, Refuse
     let rules = Rules::new(cert.variant)
         .with_board(cert.holes as u32, cert.seeds as u32)
         .map_err(|e| Refused::Board(e.to_string()))?;
-    let start = Position::start(&rules);
+    let start = cert.root().map_err(Refused::Line)?;
     let prover = cert.prover;
     let mut report = Verified {
         nodes: cert.nodes.len(),
