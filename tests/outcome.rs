@@ -546,6 +546,84 @@ fn shards_of_every_first_move_join_into_the_proof_of_the_start() {
         stdout_of(&out)
     );
 
+    // Two levels: the shard after South's 6 split again by North's replies.
+    let deeper = dir.join("deeper");
+    std::fs::create_dir_all(&deeper).unwrap();
+    let mut replies = 0;
+    for reply in 1..=6 {
+        let line = format!("6,{reply}");
+        let out = hoyito(&[
+            "solve",
+            "--start",
+            "--outcome",
+            "--variant",
+            "ii",
+            "--holes",
+            "6",
+            "--memory",
+            "64",
+            "--after",
+            &line,
+            "--threshold",
+            "0",
+            "--certificates",
+            s(&deeper),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            replies += 1;
+        } else {
+            assert!(
+                err.contains("is empty") || err.contains("not a legal move"),
+                "{err}"
+            );
+        }
+    }
+    assert!(replies >= 2, "North has several replies to South's 6");
+    let mut args = vec!["verify-proof", "--join"];
+    args.extend(
+        files
+            .iter()
+            .filter(|f| !s(f).contains("after-6-"))
+            .map(|f| s(f)),
+    );
+    // A reply North can lose with has South's certificate instead: only
+    // North's proofs join.
+    let split: Vec<PathBuf> = std::fs::read_dir(&deeper)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| s(p).contains("north-at-least-1"))
+        .collect();
+    assert!(!split.is_empty(), "North has a winning reply to South's 6");
+    args.extend(split.iter().map(|f| s(f)));
+    let out = hoyito(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout_of(&out).contains("joined: ii 2x6: north's margin is at least 1"),
+        "{}",
+        stdout_of(&out)
+    );
+    // North's replies are North's choice: one of them proves the claim
+    // after 6, but South's first moves all need theirs.
+    let mut args = vec!["verify-proof", "--join", s(&split[0])];
+    args.extend(
+        files
+            .iter()
+            .filter(|f| !s(f).contains("after-6-") && !s(f).contains("after-2-"))
+            .map(|f| s(f)),
+    );
+    let out = hoyito(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("at the start: no certificate for move 2"),
+        "{err}"
+    );
+
     // One shard missing: the opponent's reply 4 is not covered.
     let mut args = vec!["verify-proof", "--join"];
     args.extend(

@@ -413,16 +413,12 @@ fn verify_one(args: &VerifyProofArgs, file: &Path) -> Result<(PathBuf, Certifica
     Ok((file.to_path_buf(), cert))
 }
 
-/// The claim that checked certificates of one position's moves prove
-/// together at that position, or why they do not.
+/// The claim that checked certificates prove together: shards of one
+/// position's moves join into that position's claim, level by level from
+/// the deepest line up (shards of the replies after move 5 into the claim
+/// after 5, which then joins its siblings), until one claim is left.
 fn join(certs: &[(PathBuf, Certificate)]) -> Result<Certificate> {
     let (first_path, first) = &certs[0];
-    let Some((_, parent_line)) = first.after.split_last() else {
-        bail!(
-            "{} is a proof from the start; only shards (made with --after) are joined",
-            first_path.display()
-        );
-    };
     for (path, c) in certs {
         let same_claim = c.variant == first.variant
             && c.holes == first.holes
@@ -437,42 +433,56 @@ fn join(certs: &[(PathBuf, Certificate)]) -> Result<Certificate> {
                 first_path.display()
             );
         }
-        if c.after.split_last().map(|(_, line)| line) != Some(parent_line) {
-            bail!(
-                "{} is not a shard of the position after {}: its root is after {}",
-                path.display(),
-                if parent_line.is_empty() {
-                    "no moves (the start)".to_string()
-                } else {
-                    line_text(parent_line, " ")
-                },
-                line_text(&c.after, " ")
-            );
-        }
     }
     let rules = Rules::new(first.variant).with_board(first.holes as u32, first.seeds as u32)?;
-    let parent = play_line(&rules, parent_line).map_err(|e| anyhow::anyhow!(e))?;
-    let covered: std::collections::BTreeSet<Move> = certs
-        .iter()
-        .map(|(_, c)| *c.after.last().expect("shards have a line"))
-        .collect();
-    if parent.side_to_move() != first.prover {
-        let missing: Vec<String> = parent
-            .legal_moves(&rules)
-            .iter()
-            .filter(|m| !covered.contains(m))
-            .map(|m| m.to_string())
-            .collect();
-        if !missing.is_empty() {
-            bail!(
-                "the shards do not cover every reply of the side that moves there: no \
-                 certificate for move {} (each needs its own --after shard)",
-                missing.join(", ")
-            );
+    // The lines whose claims hold so far.
+    let mut held: std::collections::BTreeSet<Vec<Move>> =
+        certs.iter().map(|(_, c)| c.after.clone()).collect();
+    while held.len() > 1 {
+        let deepest = held.iter().map(Vec::len).max().unwrap_or(0);
+        if deepest == 0 {
+            break;
+        }
+        let mut parents: std::collections::BTreeMap<Vec<Move>, Vec<Move>> = Default::default();
+        for line in held.iter().filter(|l| l.len() == deepest) {
+            let (last, parent) = line.split_last().expect("a line of at least one move");
+            parents.entry(parent.to_vec()).or_default().push(*last);
+        }
+        for (parent_line, covered) in parents {
+            let parent = play_line(&rules, &parent_line).map_err(|e| anyhow::anyhow!(e))?;
+            let at = if parent_line.is_empty() {
+                "the start".to_string()
+            } else {
+                format!("the position after {}", line_text(&parent_line, " "))
+            };
+            if parent.side_to_move() != first.prover {
+                let missing: Vec<String> = parent
+                    .legal_moves(&rules)
+                    .iter()
+                    .filter(|m| !covered.contains(m))
+                    .map(|m| m.to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    bail!(
+                        "the shards do not cover every reply at {at}: no certificate for move {} \
+                         (each needs its own --after shard)",
+                        missing.join(", ")
+                    );
+                }
+            }
+            for mv in covered {
+                let mut line = parent_line.clone();
+                line.push(mv);
+                held.remove(&line);
+            }
+            held.insert(parent_line);
         }
     }
+    if held.len() > 1 {
+        bail!("the certificates do not join into one claim");
+    }
     Ok(Certificate {
-        after: parent_line.to_vec(),
+        after: held.into_iter().next().unwrap_or_default(),
         nodes: Vec::new(),
         ..first.clone()
     })
