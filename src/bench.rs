@@ -1,5 +1,5 @@
 //! Plies per second on this machine, so that users can compare machines and
-//! the harness can be held to the engine's floor (issue 15).
+//! the harness can be held to the engine's floor.
 //!
 //! Two measures of the same random games (uniform random legal moves):
 //! - the *floor*: a tight single-purpose loop over [`Position`] alone, with
@@ -15,7 +15,7 @@
 //!
 //! And the searches' speed, the same measures as the criterion bench
 //! `benches/agents.rs`, so that a machine can be compared without criterion:
-//! alpha-beta's positions made per second (plain, and with issue 12's
+//! alpha-beta's positions made per second (plain, and with the search
 //! enhancements) and MCTS's iterations per second, from the start position.
 
 use std::io;
@@ -144,7 +144,7 @@ fn run_experiment(text: &str, threads: usize) -> Result<Throughput, BenchError> 
     let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())?;
     // Built lazily inside the one-thread worker pool instead, the champion's
     // tables made the first game wait forever (seen 2026-12-03, not yet
-    // understood; see the issue 37 note).
+    // understood).
     for rules in experiment.boards() {
         for (_, spec) in experiment.agent_specs() {
             crate::agents::prepare_tables(&spec, &rules)
@@ -179,7 +179,7 @@ fn run_experiment(text: &str, threads: usize) -> Result<Throughput, BenchError> 
 /// `variant` on `2 x holes` from 8 uniformly random plies (master seed
 /// `seed`), on one worker thread, adjudicated by `adjudication` (an
 /// experiment's `[adjudication]` table, e.g. `tablebase = "DIR"`) when given:
-/// issue 37's measure of what the endgame tables save strong play.
+/// the measure of what the endgame tables save strong play.
 pub fn champion_games(
     variant: Variant,
     holes: u8,
@@ -231,7 +231,7 @@ pub fn search_depth(holes: u8) -> u32 {
 pub const MCTS_ITERATIONS: u32 = 10_000;
 
 /// The enhanced search of the speed measures (here and in
-/// `benches/agents.rs`): every enhancement of issue 12 but the endgame
+/// `benches/agents.rs`): every enhancement of the search but the endgame
 /// tables and late move reductions (principal variation search, aspiration
 /// windows of 2 seeds, killers, history, 4 turns of quiescence).
 pub fn enhanced_options() -> SearchOptions {

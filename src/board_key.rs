@@ -11,11 +11,11 @@
 //! lap, fed by the steps the sowing reports to its [`Observer`], while the
 //! board itself is still being written.
 //!
-//! Why (issue 15): the record of the positions since the last capture hashed
-//! the position after every ply, and that hash waited for the sowing's last
-//! byte stores (a wide load of bytes still in the store buffer cannot be
-//! forwarded); the probe of the table, and the slot it finds, waited on the
-//! hash. With this key the probe no longer waits on the board.
+//! Why: a hash of the position after every ply, for the record of the
+//! positions since the last capture, waits for the sowing's last byte stores
+//! (a wide load of bytes still in the store buffer cannot be forwarded), and
+//! the probe of the table, and the slot it finds, wait on the hash. With this
+//! key the probe does not wait on the board.
 //!
 //! The key only narrows the search: different boards can share a key, and the
 //! record compares the positions themselves (`src/repetition.rs`).

@@ -158,10 +158,10 @@ mod tests {
         assert!("x".parse::<Move>().is_err());
     }
 
-    /// Issue 9 item 18: `+3` was accepted as a move while `+4` is refused as a
-    /// count; both read digits only now.
+    /// A signed move (`+3`) is refused as a signed count (`+4`) is: both
+    /// read digits only.
     #[test]
-    fn issue9_item18_signed_moves_are_refused_like_signed_counts() {
+    fn signed_moves_are_refused_like_signed_counts() {
         for text in ["+3", "-3", " 3", "3 ", "", "0x3"] {
             assert_eq!(text.parse::<Move>(), Err(ParseMoveError(text.into())));
         }

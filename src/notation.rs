@@ -63,8 +63,8 @@ fn count(text: &str, what: &'static str) -> Result<u8, ParsePositionError> {
         return Err(ParsePositionError::NotANumber(text.to_string(), what));
     }
     // Any number of digits: a count too large for any integer type is named
-    // as written, never wrapped (issue 39, item 11: 18446744073709551615
-    // was reported as 4294967295 seeds in all).
+    // as written, never wrapped (18446744073709551615 is not reported as
+    // 4294967295 seeds in all).
     match text.parse::<u32>() {
         Ok(v) if v <= MAX_TOTAL_SEEDS => Ok(v as u8),
         _ => Err(ParsePositionError::TooLarge(
@@ -213,8 +213,8 @@ mod tests {
         );
     }
 
-    /// Regression (issue 39, item 11): a count beyond 32 bits was reported
-    /// as "4294967295 seeds in all"; it is named as written.
+    /// A count beyond 32 bits is named as written, never wrapped to
+    /// "4294967295 seeds in all".
     #[test]
     fn a_count_too_large_for_any_integer_is_named_as_written() {
         use ParsePositionError as E;

@@ -31,7 +31,7 @@ use crate::sowing::{self, Board, Observer, Step, Trace};
 /// board one byte later, so each of the sowing's loads straddled two of the
 /// copy's stores and waited for both to reach the cache (a load is
 /// forwarded from one store only): about 13% of the sowing's time in the
-/// search (issue 15).
+/// search.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(try_from = "String", into = "String")]
 #[repr(C)]
@@ -302,7 +302,7 @@ impl Position {
     /// The move must be a non-empty hole of the mover or a pass; anything else is
     /// a logic error (checked in debug builds). Always inlined, as the
     /// sowing it wraps: left to the compiler, it stopped inlining it into the
-    /// MCTS rollout, which then ran 4% slower (issue 15).
+    /// MCTS rollout, which then ran 4% slower.
     #[inline(always)]
     pub fn play_unchecked(&self, rules: &Rules, mv: Move) -> Option<(Position, MoveEffect)> {
         match mv {

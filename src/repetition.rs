@@ -16,14 +16,13 @@
 //! always ends at its first slot, and most plies bring a new position and
 //! compare no positions at all.
 //!
-//! The positions themselves are not kept: a repetition is rare (on 2x12
-//! about one random game in 200 has one), and copying every position (36
-//! bytes a ply) was about half of what the record cost the random harness
-//! (issue 15). The rare position a
-//! tag leads to is made again by the game's moves, which the game hands to
-//! the record with each ply: from the stretch's first position, kept at each
-//! capture, through checkpoints every [`CHECKPOINT`] plies that are made as
-//! far as they are needed, so that no position costs more than
+//! The positions themselves are not kept: a repetition is rare (on 2x12 about
+//! one random game in 200 has one), and copying every position (36 bytes a
+//! ply) was about half of what the record cost the random harness. The rare
+//! position a tag leads to is made again by the game's moves, which the game
+//! hands to the record with each ply: from the stretch's first position, kept
+//! at each capture, through checkpoints every [`CHECKPOINT`] plies that are
+//! made as far as they are needed, so that no position costs more than
 //! `CHECKPOINT - 1` moves once the checkpoints before it exist, and the
 //! checkpoints cost each move of the stretch once at most.
 //!

@@ -21,11 +21,11 @@ pub const MAX_TOTAL_SEEDS: u32 = 255;
 /// of RULES.md. A game has at most `total seeds / 4` captures, so with the
 /// limit on no game runs past `(total / 4 + 1) x (limit + 1)` plies; beyond
 /// this value a stalled game is no longer a study of the rules but a record
-/// that runs to gigabytes (issue 39, item 4: `4294967295` never ended).
+/// that runs to gigabytes (with `4294967295` a stalled game never ends).
 pub const MAX_NO_CAPTURE_LIMIT: u32 = 10_000;
 /// The largest `repetitions` a game may be given. Two agents that repeat a
 /// cycle of `c` plies stall after about `repetitions x c` plies; a million
-/// made games of 1,999,999 plies whose report took 2.75 GB (issue 39, item 4).
+/// makes games of 1,999,999 plies whose report takes 2.75 GB.
 pub const MAX_REPETITIONS: u32 = 100;
 
 /// Which of the three games.
@@ -347,8 +347,8 @@ mod tests {
         assert!(r.with_board(2, 4).is_ok());
     }
 
-    /// Regression (issue 9, item 18): 4294967295 seeds per hole once wrapped
-    /// to a small total in 32 bits.
+    /// 4294967295 seeds per hole are counted in 64 bits, never wrapped to a
+    /// small total in 32 bits.
     #[test]
     fn the_seed_total_is_computed_without_wrapping() {
         let err = check_board(6, u32::MAX).unwrap_err().to_string();
@@ -357,7 +357,7 @@ mod tests {
         assert_eq!(max_seeds_per_hole(16), 7);
     }
 
-    /// Regression (issue 9, item 4): both stall rules off is refused, either on is not.
+    /// Both stall rules off is refused, either on is not.
     #[test]
     fn games_without_any_stall_rule_are_refused() {
         assert_eq!(StallRules::OFF.check_ends(), Err(RulesError::EndlessGames));
@@ -371,10 +371,10 @@ mod tests {
         assert!(one(0, 1).check_ends().is_ok());
     }
 
-    /// Regression (issue 39, item 4): stall rules at extreme values made
-    /// games that never ended in practice (`no_capture_limit = 4294967295`,
-    /// `repetitions = 4294967295`) or ran to 1,999,999 plies (`repetitions =
-    /// 1000000`).
+    /// Stall rules at extreme values, which make games that never end in
+    /// practice (`no_capture_limit = 4294967295`, `repetitions =
+    /// 4294967295`) or run to 1,999,999 plies (`repetitions = 1000000`), are
+    /// refused.
     #[test]
     fn stall_rules_beyond_their_maxima_are_refused() {
         let rules = |no_capture_limit, repetitions| StallRules {

@@ -118,7 +118,7 @@ pub const MAX_RELAY_LAPS: u32 = 1 << 20;
 /// laps), in which case `board` is
 /// left in an unspecified state and must be discarded. Never inlined:
 /// inlined into its callers' loops (perft, search, the random game loop) it
-/// ran 15% slower, measured (issue 15).
+/// ran 15% slower, measured.
 #[inline(never)]
 pub(crate) fn sow<O: Observer>(
     board: &mut Board,
@@ -242,8 +242,8 @@ static ALL_BUT_ONE: [u8; 64] = {
 /// storing one byte. The next lap, the capture count and the caller (the
 /// position's hash, its seed count) load the board in wide loads, and a wide
 /// load cannot be forwarded from a narrow store still in flight: it waits
-/// for the store to reach the cache. Issue 15: that wait was about a fifth
-/// of the sowing's time in the search.
+/// for the store to reach the cache. That wait was about a fifth of the
+/// sowing's time in the search.
 #[inline(always)]
 fn clear_hole(board: &mut Board, i: usize) {
     debug_assert!(i < 32, "hole {i} is off the board");

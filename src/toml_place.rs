@@ -106,7 +106,7 @@ mod tests {
         assert_eq!(line_column(text, 999), (3, 1));
     }
 
-    /// Regression (issue 9, item 18): the parser's error ran to 6-7 lines.
+    /// The parser's error, 6-7 lines as `toml` gives it, is one line here.
     #[test]
     fn a_parse_error_is_one_line_with_its_place() {
         let text = "name = \"x\"\nseed = \n";

@@ -1,9 +1,9 @@
-//! Adjudication (issue 37): games ended by the endgame tables or as decided.
-//! Every adjudicated game of a run is replayed from its record and its result
+//! Adjudication: games ended by the endgame tables or as decided. Every
+//! adjudicated game of a run is replayed from its record and its result
 //! compared with the exact one from the tables; the adjudication happens at
-//! the first move an agent would make once it applies, never earlier and
-//! never later; runs are byte-identical for any thread count; bad tables
-//! stop a run before its first game.
+//! the first move an agent would make once it applies, never earlier and never
+//! later; runs are byte-identical for any thread count; bad tables stop a run
+//! before its first game.
 
 use std::path::Path;
 
@@ -423,8 +423,8 @@ fn tampered_match(dir: &Path, mode: &str) -> (std::process::Output, std::path::P
     (output, out)
 }
 
-/// Issue 37: "a tables directory that changes during a run: a clear error
-/// or refusal, never a silently wrong adjudication". A table written to in
+/// A tables directory that changes during a run gives a clear error or
+/// refusal, never a silently wrong adjudication. A table written to in
 /// place (other bytes, or even its own bytes again) is found before the
 /// games that might have read it are written: the tampering comes in game
 /// 0, each game is its own chunk, so no row at all; one truncated in place

@@ -1,6 +1,7 @@
 //! Agents: legal and reproducible play on every variant and board, alpha-beta
-//! against a plain minimax and on a hand-made combination, roster errors, and a
-//! short strength ladder (the full one is `examples/ladder.rs`).
+//! against a plain minimax and on a hand-made combination, roster errors,
+//! agents written on the command line and the roster's listing, and a short
+//! strength ladder (the full one is `examples/ladder.rs`).
 
 use std::path::PathBuf;
 
@@ -9,6 +10,8 @@ use hoyito::{
     Leftover, Move, Position, Roster, RosterError, Rules, StallRules, Variant,
 };
 use rand::{Rng, SeedableRng};
+
+use crate::common::{hoyito, s, scratch, stderr, stdout, AGENTS, START};
 
 fn spec(text: &str) -> AgentSpec {
     toml::from_str(text).expect("a valid spec")
@@ -302,7 +305,7 @@ fn the_roster_loads_sorted_and_names_what_exists() {
         let agent = shipped.get(name).unwrap();
         assert!(agent.spec.validate().is_ok() && agent.spec.reproducible());
     }
-    // The studies' champion is the strength issue's 2x6 champion under one
+    // The studies' champion is the strength study's 2x6 champion under one
     // name, and the 2x12 champion is the same search with sixteen times the
     // nodes and sixteen times the transposition table.
     let champion = &shipped.get("champion").unwrap().spec;
@@ -452,4 +455,87 @@ fn shared_tables_asked_from_the_global_pool_while_building_never_deadlock() {
         assert!(ok);
     }
     builder.join().expect("the builder ends");
+}
+
+/// A bad fallback in an agent file lists the allowed values (not "is out of
+/// range; allowed: " and nothing).
+#[test]
+fn a_bad_tablebase_fallback_lists_the_allowed_values() {
+    let dir = scratch("fallback");
+    let cases = [
+        (
+            "max_seeds = 8\nfallback = { kind = \"alphabeta\", depth = 0 }",
+            "field `fallback.depth` is out of range; allowed: 1 to 64",
+        ),
+        (
+            "max_seeds = 8\nfallback = { kind = \"tablebase\", max_seeds = 4 }",
+            "field `fallback.kind` is out of range; allowed: random, greedy, alphabeta or mcts",
+        ),
+    ];
+    for (body, expected) in cases {
+        std::fs::write(dir.join("tb.toml"), format!("kind = \"tablebase\"\n{body}"))
+            .expect("writable");
+        let err = Roster::load(&dir).expect_err("refused").to_string();
+        assert!(err.contains(expected), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+}
+
+/// A kind with keys, and a roster agent with a key overridden, are agents
+/// wherever an agent is named; a bad key names the closest one.
+#[test]
+fn agents_are_written_on_the_command_line() {
+    let out = hoyito(&["best", "--agent", "alphabeta:depth=3", "-p", START]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.starts_with("agent alphabeta-depth3 (alphabeta depth=3)"),
+        "{text}"
+    );
+    assert!(text.contains("\ndepth 3\n"), "{text}");
+    let out = hoyito(&["best", "--agent", "champion:nodes=3000", "-p", START]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("agent champion-nodes3000 (alphabeta nodes=3000 pvs=true"),
+        "{text}"
+    );
+    let out = hoyito(&["best", "--agent", "mcts:iteration=50", "-p", START]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown key `iteration` for mcts; did you mean `iterations`?"),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("my-ab.toml");
+    std::fs::write(&file, "kind = \"alphabeta\"\ndepth = 2\n").unwrap();
+    let out = hoyito(&["best", "--agent", s(&file), "-p", START]);
+    assert!(
+        stdout(&out).starts_with("agent my-ab (alphabeta depth=2)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `hoyito agents` lists one entry per distinct agent, its aliases beside
+/// it, with a description and, where the report has one, a strength.
+#[test]
+fn agents_are_listed_once_with_what_they_are() {
+    let text = stdout(&hoyito(&["agents", "--agents-dir", AGENTS]));
+    assert!(
+        text.contains("\nchampion, champion-2x6  alphabeta nodes=1000000"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("champion-2x6 ")),
+        "{text}"
+    );
+    assert!(
+        text.contains("    Uniform random legal moves: the baseline."),
+        "{text}"
+    );
+    assert!(
+        text.contains("    strength: best move in 98.2% of 2,000 II 2x6 endgame positions"),
+        "{text}"
+    );
 }

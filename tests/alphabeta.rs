@@ -1,7 +1,7 @@
-//! The enhanced alpha-beta search (issue 12): each enhancement keeps the
-//! search exact where it must be, the endgame tables give exact scores, the
-//! quiescence search ends and respects its window, and the table kept between
-//! moves and the node budgets keep play reproducible.
+//! The enhanced alpha-beta search: each enhancement keeps the search exact
+//! where it must be, the endgame tables give exact scores, the quiescence
+//! search ends and respects its window, and the table kept between moves and
+//! the node budgets keep play reproducible.
 
 use hoyito::solver::Tablebase;
 use hoyito::strength::{sample_positions, SampleSpec};

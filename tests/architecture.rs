@@ -1,7 +1,7 @@
-//! Issue 41, item 11: the house reads top-down. No file of `src/` imports,
-//! directly or through others, a file that imports it back (an import
-//! circle), and no file imports from a layer above its own (the layers are
-//! listed in `docs/ARCHITECTURE.md`, which this test reads).
+//! The house reads top-down. No file of `src/` imports, directly or through
+//! others, a file that imports it back (an import circle), and no file imports
+//! from a layer above its own (the layers are listed in
+//! `docs/ARCHITECTURE.md`, which this test reads).
 //!
 //! The imports are read from the source, not from the compiler: every `use`
 //! path and every `crate::`, `super::` and `self::` path in code (comments,

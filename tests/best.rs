@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::{hoyito, s};
+use crate::common::{hoyito, refused, s};
 
 /// A roster directory under the test target directory holding `files`.
 fn roster(name: &str, files: &[(&str, &str)]) -> PathBuf {
@@ -170,4 +170,31 @@ fn bad_requests_fail_with_one_line_naming_the_problem() {
         d,
     ]);
     assert!(err.contains("iv"), "{err}");
+}
+
+/// `best` with an agent that forfeits names the forfeit once, not its text
+/// twice.
+#[test]
+fn a_forfeit_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = dir.path().join("agents");
+    std::fs::create_dir(&agents).unwrap();
+    std::fs::write(
+        agents.join("crash.toml"),
+        "kind = \"external\"\ncommand = [\"sh\", \"-c\", \"exit 3\"]\n",
+    )
+    .unwrap();
+    let out = hoyito(&[
+        "best",
+        "--agent",
+        "crash",
+        "-p",
+        START,
+        "--agents-dir",
+        s(&agents),
+    ]);
+    let err = refused(&out, "best");
+    assert!(!err.contains("memory allocation"), "best: {err}");
+    assert_eq!(err.matches("forfeit (crash)").count(), 1, "{err}");
+    assert_eq!(err.matches("exit status: 3").count(), 1, "{err}");
 }

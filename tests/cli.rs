@@ -4,6 +4,8 @@
 
 use std::process::{Command, Output};
 
+use crate::common::one_line_error;
+
 const START: &str = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0";
 
 fn hoyito(args: &[&str]) -> Output {
@@ -247,12 +249,12 @@ fn bench_refuses_bad_boards_and_counts() {
     assert!(error_of(&["bench", "--search", "--games", "100"]).contains("--games"));
 }
 
-/// Issue 39, item 10: `hoyito agents | true` exited 101 with "failed
-/// printing to stdout: Broken pipe". A closed stdout now ends it quietly,
-/// status 141 (128 + SIGPIPE) and nothing on stderr. The pipe's read end is
-/// closed before the child starts, so the first write always fails.
+/// `hoyito agents | true` ends quietly on the closed stdout, with status 141
+/// (128 + SIGPIPE) and nothing on stderr, not exit 101 with "failed printing
+/// to stdout: Broken pipe". The pipe's read end is closed before the child
+/// starts, so the first write always fails.
 #[test]
-fn issue39_a_closed_stdout_ends_quietly() {
+fn a_closed_stdout_ends_quietly() {
     use std::os::fd::{FromRawFd, OwnedFd};
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors `pipe` writes.
@@ -270,10 +272,11 @@ fn issue39_a_closed_stdout_ends_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
 }
 
-/// Issue 39, item 10: `--shard 0/9223372036854775808` panicked writing
-/// shard.toml; it is refused with the limit named, before anything is written.
+/// `--shard 0/9223372036854775808`, which shard.toml cannot hold, is refused
+/// with the limit named, before anything is written (not a panic writing
+/// shard.toml).
 #[test]
-fn issue39_a_shard_count_toml_cannot_hold_is_refused() {
+fn a_shard_count_toml_cannot_hold_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out_dir = dir.path().join("out");
     let out = hoyito(&[
@@ -313,11 +316,11 @@ fn hoyito_within_20_s(args: &[&str]) -> Option<Output> {
     None
 }
 
-/// Issue 39, item 9: a FIFO in place of games.csv or moves.csv made
-/// `report`, `export` and `replay` wait forever for a writer. Anything that
-/// is not a regular file is refused at once, with the file named.
+/// A FIFO in place of games.csv or moves.csv would make `report`, `export`
+/// and `replay` wait forever for a writer: anything that is not a regular
+/// file is refused at once, with the file named.
 #[test]
-fn issue39_a_fifo_in_place_of_a_record_is_refused() {
+fn a_fifo_in_place_of_a_record_is_refused() {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().expect("temp dir");
@@ -369,4 +372,16 @@ fn issue39_a_fifo_in_place_of_a_record_is_refused() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// A signed move (`+3`) is refused as a signed count (`+4`) is.
+#[test]
+fn a_signed_move_is_refused_like_a_signed_count() {
+    let err = one_line_error(&["apply", "--variant", "ii", "-p", START, "+3"]);
+    assert!(err.contains("cannot read move \"+3\""), "{err}");
+    let err = one_line_error(&["apply", "--variant", "ii", "-p", "+4,4/4,4 S 0-0", "1"]);
+    assert!(
+        err.contains("\"+4\" in South's row is not a number"),
+        "{err}"
+    );
 }

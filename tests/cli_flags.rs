@@ -1,13 +1,14 @@
-//! Issue 41's command-line items, through the binary: one value name, so one
+//! The command line's flags, through the binary: one value name, so one
 //! meaning, per long flag across every subcommand; every subcommand's help in
-//! one layout; the flags renamed for it (`report --games`, `captures
-//! --seeds`) refused as usage errors that name the new ones; and the `seed`
-//! key of the agents that draw random numbers.
+//! one layout; the renamed flags (`report --games`, `captures --seeds`)
+//! refused as usage errors that name the new ones; one spelling for the
+//! tables and agents directories, no `-v` short flag, and `--variant ii`
+//! unless given; and the `seed` key of the agents that draw random numbers.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::common::{hoyito, s};
+use super::common::{hoyito, one_line_error, s, scratch, stderr, stdout};
 
 /// The subcommands, as `hoyito --help` lists them (`help` aside).
 fn subcommands() -> Vec<String> {
@@ -64,7 +65,7 @@ fn long_flags(help: &str) -> Vec<(String, String)> {
     flags
 }
 
-/// Item 1: a long flag has one value name wherever it appears (`--out <PATH>`
+/// A long flag has one value name wherever it appears (`--out <PATH>`
 /// in every command that writes, `--agents-dir <DIR>`, `--games <GAMES>` a
 /// number of games), so that one flag has one meaning.
 #[test]
@@ -105,7 +106,7 @@ fn every_long_flag_has_one_value_name() {
     }
 }
 
-/// Item 3: every subcommand's help looks alike: `-h` and `--help` give the
+/// Every subcommand's help looks alike: `-h` and `--help` give the
 /// same page, a one-line about line (the one `hoyito --help` lists), each
 /// flag's help on its own line beside it (no command in the long layout),
 /// and defaults written `[default: ...]`.
@@ -156,7 +157,7 @@ fn every_help_has_one_layout() {
     }
 }
 
-/// Item 1: `report --games` (game ids) and `captures --seeds` (seeds on the
+/// `report --games` (game ids) and `captures --seeds` (seeds on the
 /// board) are refused, with or without a value, as usage errors (exit 2, one
 /// line) that name the flags that replace them; their help shows only those.
 #[test]
@@ -225,11 +226,11 @@ fn moves(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Item 2: the issue's own command, `hoyito match champion
-/// 'mcts:iterations=20000,seed=3'`, plays (fewer iterations, on 2x3, so that
-/// the champion's million nodes a move stay quick).
+/// `hoyito match champion 'mcts:iterations=20000,seed=3'` plays (here with
+/// fewer iterations, on 2x3, so that the champion's million nodes a move stay
+/// quick).
 #[test]
-fn the_issues_match_with_a_seeded_mcts_plays() {
+fn the_champion_plays_a_seeded_mcts() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("m");
     play(
@@ -243,7 +244,7 @@ fn the_issues_match_with_a_seeded_mcts_plays() {
     assert_eq!(games.lines().count(), 3, "{games}");
 }
 
-/// Item 2: one seed plays the same games again, on any thread count; another
+/// One seed plays the same games again, on any thread count; another
 /// seed, and no seed, play others (no seed plays as before the key existed:
 /// tests/identity checks the recorded runs byte for byte).
 #[test]
@@ -290,4 +291,100 @@ fn a_seed_replays_its_games_and_another_seed_plays_others() {
     let agent = agent.split("\n\n").next().unwrap_or(agent);
     assert!(!agent.contains("seed"), "{settings}");
     assert!(read(&at("a"), "experiment.toml").contains("seed = 3"));
+}
+
+/// An out-of-range flag value is a usage error (exit 2) as an unknown
+/// variant is; --variant defaults to ii in every command; the agents
+/// directory has one value name.
+#[test]
+fn one_meaning_per_flag() {
+    for args in [
+        &["match", "a", "b", "--holes", "1"][..],
+        &["match", "a", "b", "--variant", "iv"],
+        &["play", "--holes", "17"],
+        &["captures", "--holes", "1", "--seeds", "2"],
+    ] {
+        assert_eq!(hoyito(args).status.code(), Some(2), "{args:?}");
+    }
+    let perft = hoyito(&["perft", "-p", "1,0,1/3,2,2 S 0-0", "--depth", "2"]);
+    assert!(perft.status.success(), "{}", stderr(&perft));
+    for command in [
+        "apply", "perft", "probe", "solve", "captures", "book", "accuracy", "play", "match",
+        "best", "tune",
+    ] {
+        let help = stdout(&hoyito(&[command, "--help"]));
+        assert!(
+            help.contains("(ii unless given, in every command)"),
+            "{command}: {help}"
+        );
+    }
+    for command in [
+        "play", "match", "best", "book", "accuracy", "tune", "run", "agents",
+    ] {
+        let help = stdout(&hoyito(&[command, "--help"]));
+        assert!(help.contains("--agents-dir <DIR>"), "{command}: {help}");
+        assert!(!help.contains("AGENTS_DIR"), "{command}: {help}");
+    }
+    let book = stdout(&hoyito(&["book", "--help"]));
+    assert!(
+        !book.contains("solve --out") && book.contains("solve --tables"),
+        "{book}"
+    );
+    let play = stdout(&hoyito(&["play", "--help"]));
+    assert!(!play.contains("Possible values:"), "{play}");
+}
+
+/// `-v` is no short flag of `--variant`: a usage error naming it; and every
+/// command that reads agents spells their directory `--agents-dir <DIR>`.
+#[test]
+fn v_is_not_variant() {
+    let output = hoyito(&["book", "-v", "ii", "--holes", "6"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(err.lines().count(), 1, "not one line: {err}");
+    assert!(err.contains("'-v'"), "{err}");
+    for command in ["run", "match", "book", "replay", "agents"] {
+        let output = hoyito(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&output.stdout);
+        assert!(help.contains("--agents-dir <DIR>"), "{command}: {help}");
+    }
+}
+
+/// One name for the tables folder (`--tables`, old spellings kept),
+/// `--holes` required by both `solve` and `captures`, no `-v` short flag, and
+/// `agents --agents-dir` as `run` spells it.
+#[test]
+fn flags_are_consistent() {
+    let dir = scratch("flags");
+    let position = "1,0/0,1 S 0-0";
+    for flag in ["--tables", "--dir"] {
+        let out = hoyito(&["probe", "--variant", "i", "-p", position, flag, s(&dir)]);
+        assert!(out.status.success(), "{flag}: {out:?}");
+    }
+    for flag in ["--tables", "--out"] {
+        let args = [
+            "solve",
+            "--variant",
+            "i",
+            "--holes",
+            "2",
+            "--max-seeds",
+            "2",
+        ];
+        let mut args = args.to_vec();
+        args.extend([flag, s(&dir)]);
+        assert!(hoyito(&args).status.success(), "{flag}");
+    }
+    let err = one_line_error(&["solve", "--variant", "i", "--max-seeds", "2"]);
+    assert!(err.contains("--holes"), "{err}");
+    let err = one_line_error(&["captures", "--variant", "i", "--layer", "2"]);
+    assert!(err.contains("--holes"), "{err}");
+    let err = one_line_error(&["perft", "-v", "i", "-p", position, "-d", "1"]);
+    assert!(err.contains("'-v'"), "{err}");
+    for flag in ["--agents-dir", "--dir"] {
+        let out = hoyito(&["agents", flag, "agents"]);
+        assert!(out.status.success(), "{flag}: {out:?}");
+        assert!(stdout(&out).contains("tablebase-8"), "{flag}");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
 }

@@ -295,7 +295,7 @@ iterations = 40
     run_ok(&["replay", s(&a), "40"]);
 }
 
-/// Issue 4: a million-game run, report included, stays under 100 MB resident.
+/// A million-game run, report included, stays under 100 MB resident.
 /// About 10 s on two cores in release mode, and it needs GNU time:
 /// `cargo test --release --test integration -- --ignored million`.
 #[test]

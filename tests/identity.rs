@@ -1,6 +1,6 @@
 //! Byte identity of the records: fixed experiments must write exactly the
-//! `games.csv`, `moves.csv` and `metrics.csv` that the code wrote before the
-//! speed work of issue 15 (digests taken with that binary, commit 2066796).
+//! `games.csv`, `moves.csv` and `metrics.csv` that the code of commit 2066796
+//! wrote, before any of the speed work (digests taken with that binary).
 //! The game generator, its draws and the record format must not change
 //! however the engine, the harness or its chunking are made faster.
 //!
@@ -37,7 +37,7 @@ fn check(name: &str, threads: &str, expected: [(&str, u64, usize); 3]) {
         assert_eq!(
             (fnv1a(&bytes), bytes.len()),
             (digest, len),
-            "{name}: {file} is not byte-identical to the pre-issue-15 records"
+            "{name}: {file} is not byte-identical to the records of commit 2066796"
         );
     }
 }

@@ -20,19 +20,13 @@ mod best;
 mod charts;
 mod cli;
 mod cli_flags;
-mod cli_newcomer;
-mod config_newcomer;
+mod config;
+#[path = "external/main.rs"]
 mod external;
-mod hardening_agents;
-mod hardening_config;
-mod hardening_data;
-mod hardening_issue39;
-mod hardening_limits;
-mod hardening_rows;
-mod hardening_solver;
 mod harness;
 mod html;
 mod identity;
+mod limits;
 mod live;
 mod mcts;
 mod metrics;
@@ -51,10 +45,14 @@ mod reports_readme;
 mod rounds;
 mod rules;
 mod run_ending;
+mod run_rows;
+#[path = "safe_writes/main.rs"]
+mod safe_writes;
 mod shard;
 mod solver;
 mod start_solve;
 mod statistics;
+mod tables;
 mod tune;
 
 /// Cargo no longer finds test files by itself (`autotests = false`): every

@@ -1,14 +1,15 @@
 //! Runs that decide or change while they play, end to end through the
 //! binary: the SPRT that stops a run in game-id order, live standings on a
 //! pipe, Ctrl-C with the command that resumes, a finished run extended with
-//! a larger `--games`, and `hoyito match`.
+//! a larger `--games`, and `hoyito match` (its agents from the shipped roster
+//! beside one's own, its directory named after its settings).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{hoyito, run_ok, s, BIN};
+use crate::common::{hoyito, hoyito_in, run_ok, s, stderr, AGENTS, BIN};
 
 fn write(dir: &Path, name: &str, body: &str) -> PathBuf {
     let path = dir.join(name);
@@ -225,7 +226,7 @@ fn match_runs_two_agents_from_flags_and_writes_its_experiment() {
         "--out",
         s(&out),
     ]);
-    // The name carries the settings (issue 41, item 4).
+    // The name carries the settings.
     assert!(
         text.contains("greedy-vs-random-ii-2x4-seed1: 40 games"),
         "{text}"
@@ -291,4 +292,101 @@ fn an_sprt_that_cannot_run_is_refused_naming_the_key_and_writing_nothing() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(!out.exists(), "nothing written");
     }
+}
+
+/// `match bighole greedy --agents-dir DIR` finds `greedy` among the shipped
+/// agents (not "no agent named greedy"), and the match saves every agent it
+/// plays in its experiment.
+#[test]
+fn shipped_agents_stay_reachable_beside_an_agents_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = dir.path().join("mine");
+    std::fs::create_dir(&agents).unwrap();
+    std::fs::write(
+        agents.join("bighole.toml"),
+        "kind = \"alphabeta\"\ndepth = 2\n",
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    run_ok(&[
+        "match",
+        "bighole",
+        "greedy",
+        "--agents-dir",
+        s(&agents),
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    let saved = std::fs::read_to_string(out.join("experiment.toml")).unwrap();
+    assert!(
+        saved.contains("[roster.bighole]") && saved.contains("[roster.greedy]"),
+        "{saved}"
+    );
+    run_ok(&[
+        "match",
+        "alphabeta:depth=1",
+        "random",
+        "--agents-dir",
+        s(&agents),
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        s(&dir.path().join("kinds")),
+    ]);
+    let games = std::fs::read_to_string(dir.path().join("kinds/games.csv")).unwrap();
+    assert!(games.contains("alphabeta-depth1"), "{games}");
+}
+
+/// The default directory is named after the settings, so a III match after
+/// a II one runs (not refused as the II one's runs/A-vs-B); an explicit --out
+/// that holds another experiment names the setting that differs and the ways
+/// on.
+#[test]
+fn match_directories_follow_the_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "match",
+        "alphabeta-d4",
+        "greedy",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(["--agents-dir", AGENTS]);
+        args.extend(extra);
+        hoyito_in(dir.path(), &args, &[])
+    };
+    assert!(with(&[]).status.success());
+    let out = with(&["--variant", "iii"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir
+        .path()
+        .join("runs/alphabeta-d4-vs-greedy-ii-2x6-seed1/games.csv")
+        .is_file());
+    assert!(dir
+        .path()
+        .join("runs/alphabeta-d4-vs-greedy-iii-2x6-seed1/games.csv")
+        .is_file());
+    let out = with(&[
+        "--out",
+        "runs/alphabeta-d4-vs-greedy-ii-2x6-seed1",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("seed is 1 there, 2 here"), "{err}");
+    assert!(
+        err.contains("--force") && err.contains("another --out"),
+        "{err}"
+    );
 }

@@ -1,6 +1,6 @@
-//! Game-design metrics (issue 13): each per-game measure on hand-worked
-//! games, the aggregates against an independent computation, and
-//! `metrics.csv` the same for 1 and 2 threads and after a resume.
+//! Game-design metrics: each per-game measure on hand-worked games, the
+//! aggregates against an independent computation, and `metrics.csv` the same
+//! for 1 and 2 threads and after a resume.
 //!
 //! Boards are drawn as in `tests/rules.rs`: North's row on top read right to
 //! left (N6 .. N1), South's row below (S1 .. S6).

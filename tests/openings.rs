@@ -346,7 +346,7 @@ fn shipped_books_parse_are_distinct_and_replay() {
     assert_eq!(found, 6);
 }
 
-/// The ladder books of issue 12 (`openings/strength/`): one entry per pair of
+/// The strength ladders' books (`openings/strength/`): one entry per pair of
 /// a 300-pair ladder, each distinct and replaying to its position (`Book::load`
 /// refuses anything else), on the board its name says.
 #[test]
@@ -481,10 +481,10 @@ fn with_tables_positions_inside_them_are_kept_by_their_exact_value() {
     }
 }
 
-/// Issue 12 follow-up: a book judged by an agent with options (here a
-/// quiescence search and a learned evaluation) used a plain alpha-beta
-/// search of the same depth instead, so the book was not the one asked for.
-/// Every evaluation now is the agent's own search.
+/// A book judged by an agent with options (here a quiescence search and a
+/// learned evaluation) is judged by that agent's own search, not by a plain
+/// alpha-beta search of the same depth, which would make another book than
+/// the one asked for.
 #[test]
 fn a_book_evaluates_with_the_agents_own_options() {
     use hoyito::openings::evaluate_opening;

@@ -1,8 +1,7 @@
-//! The proof search's first moves and perfect openings (issue 36): each
-//! first move's proved value against the reachable-only solve, every
-//! perfect line kept and no other, and `hoyito solve --start --prove
-//! --book` writing a book that reads back, or refusing when the start is not
-//! proved exact.
+//! The proof search's first moves and perfect openings: each first move's
+//! proved value against the reachable-only solve, every perfect line kept and
+//! no other, and `hoyito solve --start --prove --book` writing a book that
+//! reads back, or refusing when the start is not proved exact.
 
 use std::collections::HashSet;
 

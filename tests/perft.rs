@@ -1,7 +1,10 @@
 //! Perft regression: move generation against the reference counts of RULES.md,
-//! computed there by an independent implementation.
+//! computed there by an independent implementation; and perft at any depth,
+//! past the stack's reach, on a position that cycles.
 
 use hoyito::{perft, Position, Rules, Variant};
+
+use crate::common::{hoyito, stdout};
 
 /// (holes, variant, counts from depth 1).
 const REFERENCE: &[(u32, Variant, &[u64])] = &[
@@ -35,4 +38,49 @@ fn perft_of_depth_zero_is_one_and_of_a_finished_game_zero() {
     let over: Position = "0,0,0,0,0,0/0,0,0,0,0,0 S 24-24".parse().unwrap();
     assert_eq!(perft(&over, &rules, 0), 1);
     assert_eq!(perft(&over, &rules, 3), 0);
+}
+
+/// Perft at depth 100000 on a position that cycles answers, without a stack
+/// overflow. Two seeds go round 2x2 forever: one move each ply, count 1.
+#[test]
+fn perft_of_a_cycling_position_at_depth_100000_answers() {
+    let args = [
+        "perft",
+        "--variant",
+        "ii",
+        "--position",
+        "0,1/1,0 S 0-0",
+        "--depth",
+        "100000",
+    ];
+    let out = hoyito(&args);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout(&out), "1\n");
+    let help = stdout(&hoyito(&["perft", "--help"]));
+    assert!(help.contains("ignores the stall rules"), "{help}");
+}
+
+/// The deep walk (a heap stack beyond 64 plies) counts what plain recursion
+/// counts, on a cycling 2x3 position whose tree branches.
+#[test]
+fn the_deep_walk_counts_as_recursion_does() {
+    fn reference(pos: &Position, rules: &Rules, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut total = 0;
+        pos.for_each_child(rules, |_, child, _| {
+            total += reference(&child, rules, depth - 1)
+        });
+        total
+    }
+    let rules = Rules::new(Variant::Ii);
+    let pos: Position = "0,1,0/1,0,0 S 0-0".parse().expect("a position");
+    for depth in [63, 64, 65, 70] {
+        assert_eq!(
+            perft(&pos, &rules, depth),
+            reference(&pos, &rules, depth),
+            "depth {depth}"
+        );
+    }
 }

@@ -427,8 +427,7 @@ fn exported_pgn_parses_back_to_the_rows_and_moves() {
         );
         assert_eq!(game.tag("Event"), "small");
         assert_eq!(game.tag("Site"), "hoyito");
-        // The day the run started, as recorded in its experiment.toml
-        // (issue 41, item 8).
+        // The day the run started, as recorded in its experiment.toml.
         let date = game.tag("Date");
         let digit_or_dot = |(i, c): (usize, char)| match i {
             4 | 7 => c == '.',
@@ -480,8 +479,8 @@ fn exported_pgn_parses_back_to_the_rows_and_moves() {
     }
     // Without moves.csv the games are still there, without their moves.
     fs::remove_file(dir.join(MOVES_FILE)).unwrap();
-    // The file is there now: replacing it needs --force (issue 41, one
-    // overwrite rule), and the refusal leaves it whole.
+    // The file is there now: replacing it needs --force (the one overwrite
+    // rule of every command), and the refusal leaves it whole.
     let before = fs::read(&pgn).unwrap();
     let out = hoyito(&["export", s(&dir), "--pgn", s(&pgn)]);
     let err = String::from_utf8_lossy(&out.stderr);

@@ -1,9 +1,9 @@
-//! The report a run draws at its end from the counts it kept while writing
-//! its rows (issue 37: the end of a run no longer reads its rows back) is the
-//! report `hoyito report` draws from the files, byte for byte: summary,
-//! markdown, page and every chart, for a round robin with measures, an SPRT
-//! that stops the run, a run in rounds, and a resumed (extended) run, which
-//! draws from the files.
+//! The report a run draws at its end from the counts it kept while writing its
+//! rows (so that the end of a run does not read its rows back) is the report
+//! `hoyito report` draws from the files, byte for byte: summary, markdown,
+//! page and every chart, for a round robin with measures, an SPRT that stops
+//! the run, a run in rounds, and a resumed (extended) run, which draws from
+//! the files.
 
 use std::fs;
 use std::path::Path;
@@ -108,12 +108,12 @@ fn an_extended_run_draws_its_report_from_the_files() {
     assert!(extended == report_files(&out), "the extended run's report");
 }
 
-/// A run long enough that its workers fill chunks the writer has written
-/// and handed back (issue 37: 40 chunks of 512 random games, at most 16 in
-/// flight on one thread): its rows, moves and measures are those of a run
-/// on two threads, whose chunks go back in another order, and `hoyito
-/// report` (which replays every game, checks its moves hash and recomputes
-/// its measures) finds them whole and draws the same report.
+/// A run long enough that its workers fill chunks the writer has written and
+/// handed back (40 chunks of 512 random games, at most 16 in flight on one
+/// thread): its rows, moves and measures are those of a run on two threads,
+/// whose chunks go back in another order, and `hoyito report` (which replays
+/// every game, checks its moves hash and recomputes its measures) finds them
+/// whole and draws the same report.
 #[test]
 fn a_long_random_run_fills_recycled_chunks_with_whole_rows() {
     let tmp = tempfile::tempdir().expect("tempdir");

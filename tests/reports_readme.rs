@@ -387,9 +387,8 @@ fn every_figure_of_the_reports_readme_matches_its_summary() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// A scratch reports folder with one summary, for the checker's own tests.
-/// Issue 41: the top README answers the three questions in a few lines; its
-/// figures carry the same markers, with sources under `reports/`.
+/// The top README answers the three questions in a few lines; its figures
+/// carry the same markers, with sources under `reports/`.
 #[test]
 fn every_figure_of_the_top_readme_matches_its_summary() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -404,6 +403,7 @@ fn every_figure_of_the_top_readme_matches_its_summary() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A scratch reports folder with one summary, for the checker's own tests.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("hoyito-readme-{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("study")).unwrap();
@@ -476,9 +476,9 @@ fn a_missing_key_or_an_ambiguous_selector_fails() {
     assert_eq!(problems.len(), 3, "{problems:?}");
 }
 
-/// Issue 38: the conclusions that the data did not carry stay withdrawn.
+/// The conclusions that the data did not carry stay withdrawn.
 #[test]
-fn issue38_the_withdrawn_overclaims_stay_withdrawn() {
+fn the_withdrawn_overclaims_stay_withdrawn() {
     let readme = std::fs::read_to_string("reports/README.md").expect("reports/README.md");
     for claim in [
         "lead nearly vanishes",
@@ -499,11 +499,11 @@ fn issue38_the_withdrawn_overclaims_stay_withdrawn() {
     }
 }
 
-/// Issue 38, item 5: the design metrics count pairs exactly as the
-/// first-player figures do, so in every committed study an agent's
-/// self-play advantage is the same number in both places.
+/// The design metrics count pairs exactly as the first-player figures do, so
+/// in every committed study an agent's self-play advantage is the same number
+/// in both places.
 #[test]
-fn issue38_balance_and_first_player_advantages_agree_in_every_study() {
+fn balance_and_first_player_advantages_agree_in_every_study() {
     let mut compared = 0;
     for entry in std::fs::read_dir("reports").expect("reports/") {
         let summary = entry.expect("entry").path().join("summary.json");

@@ -290,10 +290,10 @@ fn a_random_move_is_uniform_over_the_legal_moves_and_never_endless() {
     }
 }
 
-/// Regression (issue 16, the first-player study): from this Hoyito III 2x12
-/// position North's hole 12 sows more than 20 million laps without ending or
-/// repeating a sowing state, and exact detection stalled an alpha-beta search
-/// for half an hour. Past `MAX_RELAY_LAPS` laps a sowing counts as endless
+/// From this Hoyito III 2x12 position (met in the first-player study) North's
+/// hole 12 sows more than 20 million laps without ending or repeating a
+/// sowing state, and exact detection would stall an alpha-beta search for
+/// half an hour. Past `MAX_RELAY_LAPS` laps a sowing counts as endless
 /// (docs/rules-decisions.md, "Where the engine departs from RULES.md"); the other eleven moves
 /// stay legal. No sowing seen to end comes near the cap (the longest in
 /// random games of every variant and board: 223 laps,

@@ -1,4 +1,4 @@
-//! How `hoyito run` and `hoyito match` end, through the binary (issue 38):
+//! How `hoyito run` and `hoyito match` end, through the binary:
 //! standard error names `report.html` and `report.md` and shows the final
 //! standings even with `--report-every 0`; standard output holds only the
 //! line a script parses; and every standings block, at the end, after a

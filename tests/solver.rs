@@ -8,7 +8,6 @@
 //! opponent can: a different algorithm from the library's value iteration.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::process::Command;
 
 use hoyito::solver::index::LayerIndex;
@@ -19,6 +18,8 @@ use hoyito::solver::Tablebase;
 use hoyito::{play_game, AgentRng, AgentSpec, BySide, Game, Position, Rules, Side, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use crate::common::scratch;
 
 /// Every board with `seeds` seeds in `len` holes.
 fn boards(len: usize, seeds: u8) -> Vec<Vec<u8>> {
@@ -318,12 +319,6 @@ fn the_tablebase_agent_never_scores_less_than_the_table_value() {
             }
         }
     }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hoyito-solver-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 #[test]

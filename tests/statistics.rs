@@ -131,8 +131,8 @@ fn trinomial_estimate_matches_the_list_of_games() {
 fn anticorrelated_pairs_narrow_the_interval() {
     // Every pair is split 1-1 except a few: the seat decides, not the agent,
     // so the pair scores vary far less than the games. The pair interval is
-    // narrower than the games-as-independent one, as the issue measured on
-    // the ladder run.
+    // narrower than the games-as-independent one, as measured on the ladder
+    // run.
     let pairs = Pentanomial([0, 2, 40, 6, 0]);
     let by_pairs = ScoreEstimate::from_pentanomial(&pairs).expect("pairs");
     let by_games = ScoreEstimate::from_wdl(&Wdl {
@@ -446,9 +446,9 @@ fn sandwich_with_virtual_draws_and_an_unpaired_game() {
 }
 
 #[test]
-fn ladder_pairing_reproduces_the_figure_in_issue_8() {
+fn ladder_pairing_reproduces_the_hand_computed_interval() {
     // reports/ladder, ii 2x6: alphabeta-d8 against alphabeta-d16 had pairs
-    // [25, 24, 151, 0, 0]; issue 8 recomputed d16's pair-based interval as
+    // [25, 24, 151, 0, 0]; computed by hand, d16's pair-based interval is
     // [0.568, 0.617] against the printed Wilson [0.544, 0.640].
     let d16 = ScoreEstimate::from_pentanomial(&Pentanomial([25, 24, 151, 0, 0]).flipped())
         .expect("pairs");

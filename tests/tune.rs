@@ -99,7 +99,7 @@ fn tune_refuses_bad_input_in_one_line() {
     };
     assert!(with(&[(2, "nobody")]).contains("no agent named \"nobody\""));
     assert!(with(&[(4, "iv")]).contains("unknown variant"));
-    // A usage error from clap since issue 41, item 2 (exit 2, as `iv`).
+    // A usage error from clap (exit 2, as `iv`).
     assert!(with(&[(6, "17")]).contains("17 is not in 2..=16"));
     assert!(with(&[(8, "4")]).contains("--games 4 is out of range"));
     assert!(with(&[(2, "py-random")]).contains("cannot play reproducible self-play games"));

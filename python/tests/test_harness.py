@@ -50,10 +50,9 @@ def test_a_python_agent_plays_a_roster_agent(tmp_path):
 
 
 def test_a_python_agent_against_greedy_is_the_same_on_one_and_two_threads(tmp_path):
-    """Issue 40's check: a Python callable plays a 200-pair match against
-    greedy, and games.csv is the same byte for byte on 1 and 2 threads (the
-    workers take turns at the GIL; the games and their order do not
-    change)."""
+    """A Python callable plays a 200-pair match against greedy, and
+    games.csv is the same byte for byte on 1 and 2 threads (the workers take
+    turns at the GIL; the games and their order do not change)."""
     runs = {}
     for threads in (1, 2):
         out = tmp_path / f"t{threads}"

@@ -513,10 +513,10 @@ mod tests {
         }
     }
 
-    /// Regression (issue 9, item 18): TOML errors of agent files ran to
-    /// several lines.
+    /// A TOML error of an agent file is one line with its place, not the
+    /// several lines the parser gives.
     #[test]
-    fn issue9_item18_a_toml_error_is_one_line_with_its_place() {
+    fn a_toml_error_is_one_line_with_its_place() {
         let err = parse_agent(Path::new("a.toml"), "kind = \"mcts\"\niterations = = 3\n")
             .unwrap_err()
             .to_string();
@@ -527,8 +527,8 @@ mod tests {
         assert!(!err.contains('\n'), "{err}");
     }
 
-    /// Regression (issue 9, item 10): names with a newline, empty or blank
-    /// names broke `games.csv`.
+    /// Names with a newline, and empty or blank names, which would break
+    /// `games.csv`, are refused.
     #[test]
     fn agent_names_keep_to_the_documented_characters() {
         for good in [

@@ -104,7 +104,7 @@ pub enum AgentSpec {
         /// Where the tables are mapped from (files `hoyito solve --tables
         /// DIR` wrote; missing layers are built and saved there), shared
         /// with every agent and adjudicator of the process that maps the
-        /// same files; without it they are built in memory (issue 37).
+        /// same files; without it they are built in memory.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tables: Option<PathBuf>,
     },
@@ -447,9 +447,9 @@ impl fmt::Display for AgentSpec {
 mod tests {
     use super::*;
 
-    /// The memory estimate of issue 9, item 16, against a measurement: MCTS
-    /// of 300000 iterations on 2x6 peaked at 100 MB resident (`hoyito run`,
-    /// one thread, random vs that agent, /usr/bin/time -v).
+    /// The memory estimate that refuses runs which cannot fit, against a
+    /// measurement: MCTS of 300000 iterations on 2x6 peaked at 100 MB resident
+    /// (`hoyito run`, one thread, random vs that agent, /usr/bin/time -v).
     #[test]
     fn memory_estimates_follow_the_agents_structures() {
         let mcts = |iterations| AgentSpec::Mcts {

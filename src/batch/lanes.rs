@@ -1,5 +1,5 @@
 //! The legal moves of many positions at once, for a batch that must return
-//! every game's action mask after every ply (issue 40).
+//! every game's action mask after every ply.
 //!
 //! Only simulation shows that a relay sowing ends (RULES.md: an endless
 //! sowing is not a legal move), so a mask needs every non-empty hole of the
@@ -829,8 +829,8 @@ mod tests {
     }
 
     /// The states a thread remembers are those of one board length: the
-    /// same bytes on another board never decide a sowing (issue 40's
-    /// review: the memo once ignored the board's length). Here every state
+    /// same bytes on another board never decide a sowing (a memo that
+    /// ignores the board's length would let them). Here every state
     /// of a 2x6 sowing that ends after 78 laps is filed as a 2x8 board's
     /// endless one, and every state is looked up.
     #[test]

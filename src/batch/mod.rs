@@ -1,5 +1,5 @@
 //! `n` games of one rules stepped together, for learners that want millions
-//! of plies a second: the engine of Python's `hoyito.VectorGame` (issue 40),
+//! of plies a second: the engine of Python's `hoyito.VectorGame`,
 //! usable from Rust as well.
 //!
 //! A [`Game`](crate::Game) keeps what a harness needs of every game (its
@@ -691,9 +691,8 @@ mod tests {
 
     /// Stall rules that end every opening (a position counts as repeated
     /// at its first occurrence, and no 20 plies in a row all capture) are
-    /// an error naming the openings, never a batch that hangs drawing them
-    /// (issue 40's review); a game that ends later starts from the start
-    /// position.
+    /// an error naming the openings, never a batch that hangs drawing them;
+    /// a game that ends later starts from the start position.
     #[test]
     fn openings_that_always_end_the_game_are_an_error() {
         let mut rules = Rules::new(Variant::Ii).with_board(6, 4).unwrap();

@@ -2,10 +2,10 @@
 //! run: `best`, `play`, `book` and `tune`.
 //!
 //! `run` refuses agents whose tables or trees cannot fit in the memory left
-//! (`hoyito::tournament::check_resources`), but these commands built them
-//! without asking, and an alpha-beta agent with `tt_mb = 4096` or an MCTS
-//! agent of ten million iterations aborted under `ulimit -v` ("memory
-//! allocation failed", exit 134) instead of saying why (issue 39, item 7).
+//! (`hoyito::tournament::check_resources`); these commands build them
+//! outside a run, and without this check an alpha-beta agent with `tt_mb =
+//! 4096` or an MCTS agent of ten million iterations aborts under `ulimit -v`
+//! ("memory allocation failed", exit 134) instead of saying why.
 //! The estimate is the agents' own ([`AgentSpec::memory_per_instance`]), the
 //! limit the smallest of the machine's free memory, the address-space limit
 //! and the control group's limit (`hoyito::solver::memory`), and the error

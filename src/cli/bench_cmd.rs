@@ -9,7 +9,7 @@ use hoyito::bench::{self, floor, harness, search_depth, SearchThroughput, Throug
 use hoyito::{check_board, Rules, Variant};
 
 /// The most random games per measure: 500 times the default, minutes per
-/// measure on one core; `18446744073709551615` ran for ever (issue 39, item 11).
+/// measure on one core; `18446744073709551615` would run for ever.
 const MAX_GAMES: u64 = 10_000_000;
 /// The most times a measure is taken.
 const MAX_REPEAT: usize = 1_000;
@@ -37,7 +37,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 3)]
     repeat: usize,
     /// Measure the searches instead of the random games: alpha-beta positions
-    /// made per second (plain and with issue 12's enhancements, from the
+    /// made per second (plain and with the search enhancements, from the
     /// start position to depth 17 up to 2x6 and 12 beyond) and MCTS
     /// iterations per second (10,000 iterations, random rollouts), one core.
     #[arg(long, conflicts_with_all = ["games", "threads"])]
@@ -45,7 +45,7 @@ pub struct BenchArgs {
     /// Measure the reachable-only start solver instead (`hoyito solve
     /// --start`, in memory, one core): each variant and board's standard
     /// start solved --repeat times; the median seconds and positions per
-    /// second. Issue 36's target: I 2x6 under 10 minutes.
+    /// second. The target: I 2x6 under 10 minutes.
     #[arg(long, conflicts_with_all = ["games", "threads", "search"])]
     solve_start: bool,
     /// Measure what endgame-table adjudication saves strong play instead:

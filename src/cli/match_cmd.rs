@@ -276,10 +276,11 @@ mod tests {
         assert_eq!(match_name(&args(&[]), "a+b", "c"), "a_b-vs-c-ii-2x6-seed1");
     }
 
-    /// Issue 41, item 4: a III match after a II one was refused because
-    /// both went to runs/A-vs-B.
+    /// The name follows every setting but the game count, so that a III
+    /// match after a II one goes to its own directory, not to the II one's
+    /// runs/A-vs-B (where it would be refused).
     #[test]
-    fn issue41_item4_the_name_follows_every_setting_but_games() {
+    fn the_name_follows_every_setting_but_games() {
         let name = |extra: &[&str]| match_name(&args(extra), "a", "b");
         let base = name(&[]);
         assert_eq!(name(&["--games", "1000"]), base);

@@ -112,8 +112,8 @@ fn quiet_on_closed_stdout() {
 
 /// The messages of an error's chain, each once: an error whose message
 /// already ends with its cause's (`the agent gave no move: forfeit (crash):
-/// ...` over the forfeit itself) does not repeat the cause (issue 39, item
-/// 11: `best` printed a forfeit's text twice).
+/// ...` over the forfeit itself) does not repeat the cause (so `best` prints
+/// a forfeit's text once, not twice).
 fn error_lines(err: &anyhow::Error) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for cause in err.chain() {

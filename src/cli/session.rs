@@ -277,8 +277,8 @@ pub fn execute(session: Session) -> Result<()> {
 
 /// Statistics and charts after every run: `hoyito report DIR`'s work, drawn
 /// from the counts the run kept as it wrote each row when it wrote them all
-/// (issue 37: reading 200,000 rows back cost a fifth of a run of random
-/// games), else (a resumed run) from the files.
+/// (reading 200,000 rows back costs a fifth of a run of random games), else
+/// (a resumed run) from the files.
 fn write_report(dir: &Path, tallies: RunTallies) -> Result<()> {
     let files = match tallies.from_memory() {
         true => write_report_from_tallies(dir, tallies)?,

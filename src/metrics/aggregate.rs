@@ -611,7 +611,7 @@ mod tests {
     }
 
     #[test]
-    fn issue38_item6_lead_change_is_per_ply_as_ludii_defines_it() {
+    fn lead_change_is_per_ply_as_ludii_defines_it() {
         // Two games of one pair, 2 lead changes each, in 10 and 20 plies:
         // Ludii's LeadChange averages 2/10 and 2/20 = 0.15; the count per
         // game is 2.

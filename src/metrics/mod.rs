@@ -1,9 +1,9 @@
 //! Game-design metrics: how long games last, how many real decisions they
-//! hold, how the lead moves, how balanced the seats are, on every variant
-//! and board (issue 13). Per-game measures are counted during play
-//! (`measures`) and streamed to `metrics.csv` ([`file`]); the report
-//! aggregates them per pairing and setting with pair-clustered intervals
-//! (`aggregate`, `interval`) and compares boards (`compare`).
+//! hold, how the lead moves, how balanced the seats are, on every variant and
+//! board. Per-game measures are counted during play (`measures`) and streamed
+//! to `metrics.csv` ([`file`]); the report aggregates them per pairing and
+//! setting with pair-clustered intervals (`aggregate`, `interval`) and
+//! compares boards (`compare`).
 
 mod aggregate;
 mod compare;

@@ -12,7 +12,7 @@
 //!
 //! A wait for a line also watches the process: an agent that exits while a
 //! process it started still holds its output open is a crash at once, not a
-//! silence that runs out the clock (issue 39, item 11).
+//! silence that runs out the clock.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -4,9 +4,9 @@
 //!
 //! An agent writes one line per request (`ready` after `hoyito 1`, one `move`
 //! per `go`), so the harness never has more than one line to take. Whatever an
-//! agent writes is bounded before it costs memory (issue 39, item 1: an agent
-//! that wrote newlines in a loop while its opponent thought filled the harness
-//! at 200 MB/s until it was killed with every game lost):
+//! agent writes is bounded before it costs memory (unbounded, an agent that
+//! writes newlines in a loop while its opponent thinks fills the harness at
+//! 200 MB/s until it is killed with every game lost):
 //!
 //! - a line is at most [`MAX_LINE`] bytes;
 //! - at most [`MAX_LINES_AHEAD`] lines wait for the harness (a bounded

@@ -4,7 +4,7 @@
 //!
 //! A process group holds an agent's helpers only until a helper leaves it
 //! (`setsid`, Python's `start_new_session=True`), and the parent-death signal
-//! reaches only the agent itself: issue 39, item 2 found helpers alive after
+//! reaches only the agent itself: either alone leaves helpers alive after
 //! every way the run can end. So, on Linux, the harness makes itself a *child
 //! subreaper* (`PR_SET_CHILD_SUBREAPER`) when it starts its first agent: a
 //! process whose parent dies is handed to the harness instead of to `init`,

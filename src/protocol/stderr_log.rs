@@ -2,8 +2,8 @@
 //!
 //! Standard error is free for an agent's logging, and it must never block the
 //! agent nor reach the terminal, so a thread copies it into the log. The copy
-//! stops at [`STDERR_LOG_CAP`] bytes of the file (issue 39, item 11: a chatty
-//! agent grew its log to 120 MB in 4 games): the first bytes are kept, a line
+//! stops at [`STDERR_LOG_CAP`] bytes of the file (uncapped, a chatty agent
+//! grew its log to 120 MB in 4 games): the first bytes are kept, a line
 //! that says so is written where the cut falls, and the rest is read and
 //! dropped, so the agent goes on unhindered. The cap is on the file, which the
 //! agent's processes (one per worker thread, a fresh one after a forfeit)

@@ -1,13 +1,13 @@
 //! What a report counts of a run's rows, kept as the rows come.
 //!
-//! A report is drawn from counts over every row (standings, the balance of
-//! the per-game measures, the games `report.html` carries, the SPRT), not
-//! from the rows themselves. `hoyito report` fills these counts by reading
-//! `games.csv` and `metrics.csv`; a run fills them on its writer thread as it
-//! writes each row (issue 37: reading 200,000 rows back and counting them
-//! again took a fifth of a run of random games), so that the end of a run
-//! only draws and writes. Either way the counts are the same, row for row,
-//! and so is every byte of the report (`tests/report_from_run.rs`).
+//! A report is drawn from counts over every row (standings, the balance of the
+//! per-game measures, the games `report.html` carries, the SPRT), not from the
+//! rows themselves. `hoyito report` fills these counts by reading `games.csv`
+//! and `metrics.csv`; a run fills them on its writer thread as it writes each
+//! row (reading 200,000 rows back and counting them again took a fifth of a
+//! run of random games), so that the end of a run only draws and writes.
+//! Either way the counts are the same, row for row, and so is every byte of
+//! the report (`tests/report_from_run.rs`).
 
 use crate::metrics::{BalanceTally, GameMeasures};
 use crate::records::game_row::GameRow;

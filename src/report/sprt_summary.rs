@@ -138,7 +138,7 @@ mod tests {
     use crate::tournament::{empty_row, Winner};
 
     #[test]
-    fn issue38_item9_the_estimate_counts_the_tests_pairs_and_is_flagged() {
+    fn the_estimate_counts_the_tests_pairs_and_is_flagged() {
         let sprt = Sprt::new(SprtConfig {
             elo0: 0.0,
             elo1: 10.0,

@@ -2,10 +2,10 @@
 //! place while it is mapped is a clear error, never a silently wrong value.
 //!
 //! A mapped table is read straight from the page cache, so whatever another
-//! program does to the file shows through (issue 37: "a tables directory
-//! that changes during a run"). Replacing a table by rename, the only way
-//! hoyito itself writes one, is harmless: the mapping keeps the old file.
-//! Two changes in place are not:
+//! program does to the file shows through (a tables directory that changes
+//! during a run). Replacing a table by rename, the only way hoyito itself
+//! writes one, is harmless: the mapping keeps the old file. Two changes in
+//! place are not:
 //! - **truncated** (`cp` and `>` truncate before they write): reading a lost
 //!   page raises `SIGBUS`, which by default kills the process without a
 //!   word. [`register`] installs, once, a handler that finds the table the

@@ -514,10 +514,10 @@ fn atomic_u64(words: &mut [u64]) -> &[AtomicU64] {
 mod tests {
     use super::*;
 
-    /// Issue 9 item 14: an allocation the solver cannot make is an error
-    /// carrying its size, not an abort of the process.
+    /// An allocation the solver cannot make is an error carrying its size,
+    /// not an abort of the process.
     #[test]
-    fn issue9_item14_allocation_failure_is_an_error() {
+    fn allocation_failure_is_an_error() {
         let len = usize::MAX / 4;
         assert_eq!(zeroed::<u64>(len), Err(u64::MAX));
         assert_eq!(

@@ -366,11 +366,11 @@ fn process_runs(pid: i32) -> bool {
     rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Removes from `dir` the temporary files of [`save`] whose process no
-/// longer runs, and returns them, each with the id of that process: a solve
-/// killed while it wrote a layer left its `.NAME.PID.tmp` (megabytes to
-/// gigabytes) behind for good (issue 39, item 11). Files of running
-/// processes, such as another solve's, are left alone.
+/// Removes from `dir` the temporary files of [`save`] whose process no longer
+/// runs, and returns them, each with the id of that process: a solve killed
+/// while it writes a layer leaves its `.NAME.PID.tmp` (megabytes to gigabytes)
+/// behind, for good unless cleared. Files of running processes, such as
+/// another solve's, are left alone.
 pub fn clear_stale_temps(dir: &Path) -> std::io::Result<Vec<(PathBuf, i32)>> {
     let mut removed = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -729,9 +729,9 @@ mod tests {
         assert!(matches!(err, TableError::Read { .. }), "{err}");
     }
 
-    /// Regression (issue 39, item 11): a 7 MB `.hoyito-*.tb.PID.tmp` of a
-    /// solve killed with SIGKILL stayed for good. Those of processes that no
-    /// longer run are cleared; the running process's and other files stay.
+    /// A 7 MB `.hoyito-*.tb.PID.tmp` of a solve killed with SIGKILL would
+    /// stay for good: those of processes that no longer run are cleared;
+    /// the running process's and other files stay.
     #[test]
     fn temporary_files_of_dead_processes_are_cleared() {
         let dir = tempfile::tempdir().unwrap();

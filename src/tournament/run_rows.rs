@@ -4,9 +4,9 @@
 //! A row of `games.csv` can be edited by hand, copied from another run or
 //! half-restored from a backup, and every number a report prints comes from
 //! such rows; so no reader trusts one it did not check the same way the
-//! others do (issue 39, item 3: `merge`, `report` and `export` took rows
-//! with swapped results, an extra ply, a changed ending or a zeroed
-//! `moves_hash` that resume refused). Each row is checked against the rules
+//! others do (otherwise `merge`, `report` and `export` would take rows with
+//! swapped results, an extra ply, a changed ending or a zeroed `moves_hash`
+//! that resume refuses). Each row is checked against the rules
 //! and the experiment's schedule ([`super::row_check`]); its row of
 //! `moves.csv`, read in step, is hashed and replayed through the engine and
 //! must end the game as the row says; and its row of `metrics.csv`, read in

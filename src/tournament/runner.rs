@@ -107,7 +107,7 @@ struct Chunk {
     /// Every game's moves one after the other: always outside rounds (the
     /// writer hashes them for the rows), in a run in rounds only when moves
     /// are recorded. The writer formats them (`moves.csv`), not the worker:
-    /// with one worker the writer's core is otherwise idle (issue 37).
+    /// with one worker the writer's core is otherwise idle.
     moves: Vec<Move>,
     /// The end of each game's moves in `moves`.
     moves_ends: Vec<usize>,
@@ -153,11 +153,10 @@ impl Chunk {
         self.times = BlockTimes::default();
     }
 
-    /// Makes the rows of the games in [`Chunk::played`] (their moves
-    /// hash, their `games.csv` text, the rows the watcher wants), on the
-    /// writer's thread: with one worker the writer's core is otherwise
-    /// idle, and the worker plays on (issue 37). The same bytes as when a
-    /// worker made them.
+    /// Makes the rows of the games in [`Chunk::played`] (their moves hash,
+    /// their `games.csv` text, the rows the watcher wants), on the writer's
+    /// thread: with one worker the writer's core is otherwise idle, and the
+    /// worker plays on. The same bytes as when a worker made them.
     fn make_rows(&mut self, lineup: &Lineup, keep_rows: bool) {
         if self.played.is_empty() {
             return;
@@ -186,12 +185,12 @@ impl Chunk {
 }
 
 /// Games per chunk: big for cheap random games (little overhead per chunk),
-/// one for real agents. A real agent's games vary a hundredfold in length
-/// (a 200-ply stalled game of the champion beside a 30-ply win), and a
-/// chunk is played by one worker: with chunks of 8, the last chunks of a
-/// run kept one core busy for minutes while the other had nothing left to
-/// take (issue 37). With one game per chunk no core idles while a game is
-/// still unstarted; the rows are still written in id order.
+/// one for real agents. A real agent's games vary a hundredfold in length (a
+/// 200-ply stalled game of the champion beside a 30-ply win), and a chunk is
+/// played by one worker: with chunks of 8, the last chunks of a run kept one
+/// core busy for minutes while the other had nothing left to take. With one
+/// game per chunk no core idles while a game is still unstarted; the rows are
+/// still written in id order.
 pub fn chunk_size(lineup: &Lineup) -> u64 {
     if lineup.all_random() {
         512

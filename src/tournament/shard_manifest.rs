@@ -174,8 +174,8 @@ impl ShardManifest {
 
     /// Writes `dir/shard.toml` atomically.
     pub fn write(&self, dir: &Path) -> io::Result<()> {
-        // TOML integers are 64-bit signed: a count beyond `i64::MAX` (issue
-        // 39, item 10: `--shard 0/9223372036854775808`) is an error, not a panic.
+        // TOML integers are 64-bit signed: a count beyond `i64::MAX`
+        // (`--shard 0/9223372036854775808`) is an error, not a panic.
         let body = toml::to_string(self).map_err(|err| {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -244,8 +244,8 @@ mod tests {
         assert_eq!(m.slice(), Some(shard));
     }
 
-    /// Regression (issue 39, item 10): `--shard 0/9223372036854775808`
-    /// panicked here, as TOML holds no integer beyond `i64::MAX`.
+    /// `--shard 0/9223372036854775808` is an error here, not a panic, as
+    /// TOML holds no integer beyond `i64::MAX`.
     #[test]
     fn a_count_beyond_toml_integers_is_an_error_not_a_panic() {
         let dir = tempfile::tempdir().unwrap();

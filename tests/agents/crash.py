@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: plays two moves, then crashes mid-game."""
+"""Broken agent for tests/external/main.rs: plays two moves, then crashes
+mid-game."""
 import sys
 
 moves = 0

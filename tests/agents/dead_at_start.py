@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: dies before it answers the handshake."""
+"""Broken agent for tests/external/main.rs: dies before it answers the
+handshake."""
 import sys
 
 sys.stderr.write("dead_at_start: giving up\n")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Agent for tests/hardening_agents.rs (issue 39, item 11): at its first `go`
-it starts `sleep 300`, which inherits its standard output, and exits with
-status 3 without answering. The harness must record the crash, not wait for
-a move until its clock runs out."""
+"""Agent for tests/external/misbehaving.rs (an exit with stdout held open): at
+its first `go` it starts `sleep 300`, which inherits its standard output, and
+exits with status 3 without answering. The harness must record the crash, not
+wait for a move until its clock runs out."""
 import subprocess
 import sys
 

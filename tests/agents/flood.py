@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Agent for tests/external.rs: plays legal moves but floods its standard error
-(64 KiB per move), which must go to the log and never block the game."""
+"""Agent for tests/external/main.rs: plays legal moves but floods its standard
+error (64 KiB per move), which must go to the log and never block the game."""
 import sys
 
 for line in sys.stdin:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: answers `go` with a line that is not the protocol."""
+"""Broken agent for tests/external/main.rs: answers `go` with a line that is
+not the protocol."""
 import sys
 
 for line in sys.stdin:

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Agent for tests/hardening_agents.rs (issue 39, item 2): at its first `go` it
-starts two helpers, `sleep 300` in its own process group and `sleep 300` in a
-new session (`start_new_session=True`), and writes the three process ids to
-PIDFILE (`agent PID`, `group PID`, `session PID`). Then, with MODE `play`, it
-answers every `go` with the first legal move; with MODE `silent` it never
-answers.
+"""Agent for tests/external/misbehaving.rs (no helper outlives a run): at its
+first `go` it starts two helpers, `sleep 300` in its own process group and
+`sleep 300` in a new session (`start_new_session=True`), and writes the three
+process ids to PIDFILE (`agent PID`, `group PID`, `session PID`). Then, with
+MODE `play`, it answers every `go` with the first legal move; with MODE
+`silent` it never answers.
 
 Usage: helpers.py PIDFILE MODE [MARK]"""
 import os

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: names a move that is not in the legal list."""
+"""Broken agent for tests/external/main.rs: names a move that is not in the
+legal list."""
 import sys
 
 for line in sys.stdin:

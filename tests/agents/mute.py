@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: never answers the handshake."""
+"""Broken agent for tests/external/main.rs: never answers the handshake."""
 import sys
 
 for line in sys.stdin:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Broken agent for tests/external.rs: shakes hands, then never answers `go`."""
+"""Broken agent for tests/external/main.rs: shakes hands, then never answers
+`go`."""
 import sys
 
 for line in sys.stdin:

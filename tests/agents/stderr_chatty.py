@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Agent for tests/hardening_agents.rs (issue 39, item 11): writes 1 MiB to its
-standard error at every `go`, then answers with the first legal move."""
+"""Agent for tests/external/misbehaving.rs (the capped stderr log): writes 1
+MiB to its standard error at every `go`, then answers with the first legal
+move."""
 import sys
 
 chunk = "e" * (1 << 20)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Agent for tests/hardening_agents.rs (issue 39, item 1): answers `ready` and
-its first `go`, then writes blocks of 64 KiB of newlines to its standard output
-in a loop from a thread, while it goes on answering `go` with a legal move.
+"""Agent for tests/external/misbehaving.rs (a stdout flood): answers `ready`
+and its first `go`, then writes blocks of 64 KiB of newlines to its standard
+output in a loop from a thread, while it goes on answering `go` with a legal
+move.
 
 With an argument FILE it keeps there the number of bytes it has written so far
 (the test reads it to see whether the harness stopped reading)."""

@@ -1,9 +1,9 @@
 //! The report's charts, drawn on a backend that records what it is asked to
 //! draw: every text's box as plotters lays it out with the bundled font,
-//! rectangles, lines and dots with their colours. The regression tests of
-//! issue 9, item 17 (presentation defects) check these shapes against each
-//! other and against the image's size, and read the files that
-//! `write_report_from_csv` writes.
+//! rectangles, lines and dots with their colours. The tests of the charts'
+//! presentation (texts that fit, legends clear of the data, no empty chart,
+//! no "-0.00") check these shapes against each other and against the
+//! image's size, and read the files that `write_report_from_csv` writes.
 
 use std::fs;
 use std::path::Path;
@@ -229,7 +229,7 @@ fn chart(dir: &Path, stem: &str, ext: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn issue9_item17_heatmap_title_fits_with_one_setting() {
+fn heatmap_title_fits_with_one_setting() {
     let (dir, summary, _) = report(&ladder());
     let size = png_size(&chart(dir.path(), "winrate_heatmap", "png"));
     let shapes = record(size, |root| draw_heatmap(root, &summary).expect("drawn"));
@@ -248,7 +248,7 @@ fn issue9_item17_heatmap_title_fits_with_one_setting() {
 }
 
 #[test]
-fn issue9_item17_every_chart_text_fits_its_image() {
+fn every_chart_text_fits_its_image() {
     // Narrow charts, long agent names and many settings alike.
     let mut long = Games::default();
     let names = [
@@ -302,7 +302,7 @@ fn issue9_item17_every_chart_text_fits_its_image() {
 }
 
 #[test]
-fn issue9_item17_ratings_legend_clears_every_error_bar() {
+fn ratings_legend_clears_every_error_bar() {
     let (dir, summary, _) = report(&default_like());
     let size = png_size(&chart(dir.path(), "ratings", "png"));
     let shapes = record(size, |root| draw_ratings(root, &summary).expect("drawn"));
@@ -315,7 +315,7 @@ fn issue9_item17_ratings_legend_clears_every_error_bar() {
 }
 
 #[test]
-fn issue9_item17_length_legend_clears_bars_and_limit_line() {
+fn length_legend_clears_bars_and_limit_line() {
     let (dir, _, tally) = report(&ladder());
     let size = png_size(&chart(dir.path(), "game_length_ii", "png"));
     // A limit inside the axis, under the legend's corner, as in reports/ladder.
@@ -329,7 +329,7 @@ fn issue9_item17_length_legend_clears_bars_and_limit_line() {
 }
 
 #[test]
-fn issue9_item17_self_play_report_leaves_out_empty_charts() {
+fn self_play_report_leaves_out_empty_charts() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A ratings chart and heatmap left from an earlier report of the folder.
     ladder().write(dir.path());
@@ -359,7 +359,7 @@ fn issue9_item17_self_play_report_leaves_out_empty_charts() {
 }
 
 #[test]
-fn issue9_item17_zero_tick_reads_0_00_not_minus() {
+fn zero_tick_reads_0_00_not_minus() {
     let (dir, summary, tally) = report(&ladder());
     let size = png_size(&chart(dir.path(), "first_player_advantage", "png"));
     let labels: Vec<String> = texts(&record(size, |root| {
@@ -393,7 +393,7 @@ fn issue9_item17_zero_tick_reads_0_00_not_minus() {
 }
 
 #[test]
-fn issue9_item17_svgs_name_and_embed_the_bundled_font() {
+fn svgs_name_and_embed_the_bundled_font() {
     let (dir, _, _) = report(&ladder());
     let subset = fs::read("assets/DejaVuSans-charts.ttf").expect("subset font");
     for entry in fs::read_dir(dir.path().join("charts")).expect("charts") {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The sharded run on a real Slurm cluster, end to end (issue 11): brings up a
-# two-node cluster on this machine (deploy/slurm/local-cluster.sh), submits
+# The sharded run on a real Slurm cluster, end to end: brings up a two-node
+# cluster on this machine (deploy/slurm/local-cluster.sh), submits
 # tests/cluster/small.toml as a 4-task array plus the merge job through
 # deploy/slurm/submit.sh, waits for them, checks that the shards ran on both
 # nodes, and compares the merged games.csv, moves.csv, summary.json, report.md
-# and charts byte for byte with one single-process run of the same config.
-# The cluster is taken down however the test ends.
+# and charts byte for byte with one single-process run of the same config. The
+# cluster is taken down however the test ends.
 #
 #   tests/cluster/slurm.sh        # run by .ci/run after cargo test
 #

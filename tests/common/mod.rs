@@ -2,11 +2,17 @@
 //! subprocess (a module of the one test binary, `tests/integration.rs`; each
 //! test file uses what it needs).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
+
+/// The shipped agents directory.
+pub const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/agents");
+
+/// The standard start of 2x6.
+pub const START: &str = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0";
 
 /// Runs the binary with `args`.
 pub fn hoyito(args: &[&str]) -> Output {
@@ -14,6 +20,16 @@ pub fn hoyito(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the binary runs")
+}
+
+/// Runs the binary with `args` in `dir`, with `env` set.
+pub fn hoyito_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut command = Command::new(BIN);
+    command.args(args).current_dir(dir);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("the binary runs")
 }
 
 /// Runs the binary, which must succeed; its standard error.
@@ -24,7 +40,55 @@ pub fn run_ok(args: &[&str]) -> String {
     stderr
 }
 
+/// Runs a command that must fail and returns its standard error, checked to
+/// be one line without a panic.
+pub fn one_line_error(args: &[&str]) -> String {
+    let out = hoyito(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    err.trim_end().to_string()
+}
+
+/// The standard error of a command that must be refused with status 1 (a
+/// refused request, not a usage error), after checking it did not panic.
+pub fn refused(out: &Output, what: &str) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(1), "{what} was not refused: {err}");
+    assert!(!err.contains("panicked"), "{what}: {err}");
+    err
+}
+
+/// A command's standard output as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A command's standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A temporary path as a command-line argument.
 pub fn s(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 temporary path")
+}
+
+/// A fresh, empty directory `name` under the system's temporary directory,
+/// unique to this process.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoyito-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
 }

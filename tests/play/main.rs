@@ -1,6 +1,7 @@
 //! A person at the board: the library session over in-memory buffers, and
 //! `hoyito play` driven through piped standard input, entry by entry, as a
-//! person would play it; a person in a tournament seat in `human_seat.rs`.
+//! person would play it, hints included; a person in a tournament seat in
+//! `human_seat.rs`.
 
 mod human_seat;
 
@@ -405,7 +406,41 @@ fn hoyito_play_refuses_bad_flags_in_one_line() {
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
-    // A usage error, from clap (issue 41, item 2: exit 2 like --variant iv).
+    // A usage error, from clap (exit 2 like --variant iv).
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("17 is not in 2..=16"), "{err}");
+}
+
+/// A hint gives the score and the expected line, as `best` does.
+#[test]
+fn a_hint_has_a_score_and_a_line() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args([
+            "play",
+            "--hint-agent",
+            "alphabeta:depth=4",
+            "--agents-dir",
+            &agents_dir(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hint\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  hint: alphabeta-depth4 would play "),
+        "{text}"
+    );
+    assert!(
+        text.contains("  hint: score ") && text.contains("searched 4 plies); expected line "),
+        "{text}"
+    );
 }

@@ -269,7 +269,7 @@ fn caveats_appear_exactly_when_they_should() {
 }
 
 #[test]
-fn issue38_item1_repeated_pairs_are_counted_both_ways() {
+fn repeated_pairs_are_counted_both_ways() {
     // Three distinct pairs, South scoring 2, 0 and 1 points, the first
     // repeated five times: distinct units give South 0.5 (advantage 0),
     // every pair counted gives (5 * 2 + 0 + 1) / 14 = 0.7857 (+0.286).
@@ -410,7 +410,7 @@ fn report_command_reproduces_the_committed_ladder() {
     }
 }
 
-/// The strategies study of `reports/README.md` (issue 16) is redrawn from its
+/// The strategies study of `reports/README.md` is redrawn from its
 /// committed `games.csv` and `metrics.csv` to the committed `summary.json`
 /// and `report.md`, byte for byte: the figures the README quotes are those
 /// of the games committed beside them.
@@ -470,10 +470,10 @@ fn balance_prints_exactly_from_the_counts() {
     }
 }
 
-/// Issue 38: report.md opens with the answer (ratings, first player,
-/// lengths and endings), then the caveats, then everything else.
+/// report.md opens with the answer (ratings, first player, lengths and
+/// endings), then the caveats, then everything else.
 #[test]
-fn issue38_the_report_opens_with_the_answer() {
+fn the_report_opens_with_the_answer() {
     let dir = small_run(false);
     write_report_from_csv(dir.path(), None).expect("report");
     let md = fs::read_to_string(dir.path().join("report.md")).expect("report.md");

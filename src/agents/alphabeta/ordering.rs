@@ -54,7 +54,7 @@ impl Child {
 /// order is kept as one small key per child (its ordering key, then hole order
 /// among equals): only the keys are sorted. Copying and moving whole children
 /// (52 bytes each, just written by the sowing) cost about a fifth of the
-/// search (issue 15). The slots start uninitialised: clearing them took
+/// search. The slots start uninitialised: clearing them took
 /// about 1 KB of stores at every node.
 pub(super) struct Children {
     /// `items[..len]` are initialised, the rest not.

@@ -243,12 +243,12 @@ mod tests {
         }
     }
 
-    /// Regression (issue 38): the stalls panel of
-    /// reports/board-size/charts/balance_outcome.svg read
-    /// "0.00 0.01 0.01 0.01 0.02 0.03 0.03 0.04": plotters' step of 0.005
-    /// printed with two decimals.
+    /// The stalls panel of reports/board-size/charts/balance_outcome.svg
+    /// reads "0.000 0.005 ...", not "0.00 0.01 0.01 0.01 0.02 0.03 0.03
+    /// 0.04": plotters' step of 0.005 is printed with three decimals, not
+    /// two.
     #[test]
-    fn issue38_stalls_axis_labels_are_distinct() {
+    fn stalls_axis_labels_are_distinct() {
         let axis = Axis::new(-0.0018..0.041, Labels::Plain);
         assert_exact(&axis, 2);
         assert_eq!(
@@ -257,10 +257,10 @@ mod tests {
         );
     }
 
-    /// Regression (issue 38): the advantage panel of the same chart read
-    /// "-0.00" at zero.
+    /// The advantage panel of the same chart reads "0.00" at zero, never
+    /// "-0.00".
     #[test]
-    fn issue38_zero_never_reads_minus_zero() {
+    fn zero_never_reads_minus_zero() {
         let axis = Axis::new(-0.115..0.23, Labels::Plain);
         assert_exact(&axis, 2);
         let labels = axis.tick_labels();

@@ -139,10 +139,10 @@ mod tests {
     use crate::report::balance::BalanceSummary;
     use crate::rules::Variant;
 
-    /// Issue 38: every metric that cannot leave [0, 1] (balance, draws,
-    /// stalls, completion, ...) keeps its axis there; counts are unbounded.
+    /// Every metric that cannot leave [0, 1] (balance, draws, stalls,
+    /// completion, ...) keeps its axis there; counts are unbounded.
     #[test]
-    fn issue38_shares_and_rates_are_bounded_by_one() {
+    fn shares_and_rates_are_bounded_by_one() {
         for metric in [
             Metric::Balance,
             Metric::Completion,

@@ -275,10 +275,11 @@ mod tests {
         ["2x4", "2x6", "2x8"].map(String::from).to_vec()
     }
 
-    /// Regression (issue 38): balance, a share, was drawn on an axis to 1.2,
-    /// the legend's headroom pushing it past the largest value it can take.
+    /// Balance, a share, is drawn on an axis that stops at 1, not at 1.2
+    /// where the legend's headroom would push it past the largest value it
+    /// can take.
     #[test]
-    fn issue38_a_share_axis_stops_at_one() {
+    fn a_share_axis_stops_at_one() {
         let series: Vec<Series> = (0..3)
             .map(|k| {
                 let v = 0.9 + 0.03 * f64::from(k);
@@ -290,7 +291,7 @@ mod tests {
         let (range, band_clear) = y_range(&bounded, &series, 80, 400);
         assert!(range.end <= 1.0 && range.start >= 0.0, "{range:?}");
         assert!(!band_clear);
-        // Unbounded, as before, the headroom went past 1.
+        // Unbounded, the headroom goes past 1.
         let (range, _) = y_range(&frame(&categories, None), &series, 80, 400);
         assert!(range.end > 1.0, "{range:?}");
         let labels = ticks(&texts(&bounded, &series));
@@ -308,10 +309,10 @@ mod tests {
         assert!(band_clear && range.end < 1.0, "{range:?}");
     }
 
-    /// Regression (issue 38): the stalls panel read "0.00 0.01 0.01 0.01
-    /// 0.02" and the advantage panel "-0.00".
+    /// The stalls panel's labels are distinct (not "0.00 0.01 0.01 0.01
+    /// 0.02") and the advantage panel's zero is never "-0.00".
     #[test]
-    fn issue38_tick_labels_are_distinct_and_never_minus_zero() {
+    fn tick_labels_are_distinct_and_never_minus_zero() {
         let categories = boards();
         for (bounds, series) in [
             (

@@ -227,8 +227,8 @@ pub(crate) fn render_all(
     render_each(dir, &figures)
 }
 
-/// Renders `figures`, each on its own core where there are several (issue
-/// 37: the charts were the longest part of the end of a run of cheap
+/// Renders `figures`, each on its own core where there are several (drawn
+/// on one, the charts are the longest part of the end of a run of cheap
 /// games, with every core but one idle), returning (title, file name) of
 /// each file in the order of `figures`, PNG before SVG; the first error in
 /// that order, if any. A chart's bytes do not depend on the thread that

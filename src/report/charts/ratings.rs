@@ -115,11 +115,11 @@ mod tests {
         }
     }
 
-    /// Issue 38: as in reports/default, `random` lost every game, so the
-    /// other ratings (greedy at +1260 there) are the prior's, and are drawn
-    /// hollow, with the legend's note.
+    /// As in reports/default, `random` lost every game, so the other ratings
+    /// (greedy at +1260 there) are the prior's, and are drawn hollow, with
+    /// the legend's note.
     #[test]
-    fn issue38_ratings_held_by_the_prior_are_hollow() {
+    fn ratings_held_by_the_prior_are_hollow() {
         let mut rows = Vec::new();
         games(&mut rows, "greedy", "random", 0);
         games(&mut rows, "alphabeta", "random", 0);

@@ -138,7 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn issue41_item8_dates_are_checked_and_written_for_pgn() {
+    fn dates_are_checked_and_written_for_pgn() {
         let date = |s: &str| RunDate(Some(s.to_string()));
         assert_eq!(date("2024-02-29").problem(), None);
         assert_eq!(date("2024-02-29").pgn(), "2024.02.29");

@@ -111,10 +111,10 @@ agents = ["random", "greedy", "alphabeta-d8"]
     assert!(err.contains("a ladder needs at least two agents"), "{err}");
 }
 
-/// Regression (issue 9, items 1 and 2): counts near `u64::MAX` panicked when
-/// saved or wrapped to 0 when rounded to pairs or multiplied out.
+/// Counts near `u64::MAX` are checked exactly: never a panic when saved, nor
+/// a wrap to 0 when rounded to pairs or multiplied out.
 #[test]
-fn issue9_item2_game_counts_are_checked_exactly() {
+fn game_counts_are_checked_exactly() {
     let mut e = Experiment::parse(SMALL, "x.toml").unwrap();
     e.games = u64::MAX;
     e.round_to_pairs();
@@ -139,7 +139,7 @@ fn issue9_item2_game_counts_are_checked_exactly() {
     let mut e = Experiment::parse(SMALL, "x.toml").unwrap();
     e.games = largest;
     e.check("x.toml").unwrap();
-    // The issue's case: 2 variants x 2 boards x 1 pairing wrapped to 0.
+    // 2 variants x 2 boards x 1 pairing of 2^62 games: 2^64, which wraps to 0.
     let text = SMALL
         .replace("games = 3", "games = 4611686018427387904")
         .replace("[\"ii\"]", "[\"ii\", \"iii\"]")
@@ -156,9 +156,9 @@ fn issue9_item2_game_counts_are_checked_exactly() {
     );
 }
 
-/// Regression (issue 9, item 18): `seeds = 40` named `rules.holes` and gave no limit.
+/// `seeds = 40` names `rules.seeds` (not `rules.holes`) and gives the limit.
 #[test]
-fn issue9_item18_too_many_seeds_names_rules_seeds_and_the_limit() {
+fn too_many_seeds_names_rules_seeds_and_the_limit() {
     let text = SMALL.replace("holes = [6]", "holes = [6, 12]\nseeds = 40");
     let err = error_of(&text);
     assert!(err.contains("`rules.seeds`"), "{err}");
@@ -168,9 +168,9 @@ fn issue9_item18_too_many_seeds_names_rules_seeds_and_the_limit() {
     assert!(err.contains("51539607540 seeds on 2x6"), "{err}");
 }
 
-/// Regression (issue 9, item 4): no stall rule at all was accepted.
+/// Rules without any stall rule are refused; either one on is enough.
 #[test]
-fn issue9_item4_rules_without_any_stall_rule_are_refused() {
+fn rules_without_any_stall_rule_are_refused() {
     let text = SMALL.replace(
         "holes = [6]",
         "holes = [2]\nseeds = 1\nno_capture_limit = 0\nrepetitions = 0",
@@ -192,9 +192,9 @@ fn issue9_item4_rules_without_any_stall_rule_are_refused() {
     }
 }
 
-/// Regression (issue 9, item 10): inline roster names were not checked.
+/// Agent names are checked everywhere, inline roster names included.
 #[test]
-fn issue9_item10_agent_names_are_checked_everywhere() {
+fn agent_names_are_checked_everywhere() {
     let roster = "\n[roster.\"a\\nb\"]\nkind = \"random\"\n";
     let err = error_of(&(SMALL.to_string() + roster));
     assert!(
@@ -210,9 +210,9 @@ fn issue9_item10_agent_names_are_checked_everywhere() {
     assert!(err.contains("`tournament.agents`"), "{err}");
 }
 
-/// Regression (issue 9, item 20): errors came one at a time.
+/// Every invalid key is reported at once, not one at a time.
 #[test]
-fn issue9_item20_every_invalid_key_is_reported_at_once() {
+fn every_invalid_key_is_reported_at_once() {
     let text = SMALL
         .replace("games = 3", "games = 0\nthreads = 5000")
         .replace("holes = [6]", "holes = [17]\nseeds = 0")
@@ -241,7 +241,7 @@ fn issue9_item20_every_invalid_key_is_reported_at_once() {
 
 /// The documented default: an omitted `holes` is the standard board alone.
 #[test]
-fn issue9_item20_omitted_rules_take_the_documented_defaults() {
+fn omitted_rules_take_the_documented_defaults() {
     let text = "name = \"d\"\nseed = 1\ngames = 2\n[tournament]\nformat = \"self-play\"\nagents = [\"a\"]\n";
     let e = Experiment::parse(text, "d.toml").unwrap();
     assert_eq!(e.rules.holes, vec![6]);
@@ -258,7 +258,7 @@ fn issue9_item20_omitted_rules_take_the_documented_defaults() {
 /// The annotated example of configs/README.md, which documents every key and
 /// its default, is a valid experiment.
 #[test]
-fn issue9_item20_the_documented_example_is_valid() {
+fn the_documented_example_is_valid() {
     let readme = include_str!("../../../configs/README.md");
     let section = &readme[readme.find("## Every key").unwrap()..];
     let start = section.find("```toml\n").unwrap() + "```toml\n".len();
@@ -297,18 +297,18 @@ fn issue9_item20_the_documented_example_is_valid() {
     }
 }
 
-/// Issue 41, item 2: `--variant II` worked, `variants = ["II"]` did not.
+/// Variants are read in any case in a config, as `--variant II` is.
 #[test]
-fn issue41_item2_variants_are_read_in_any_case() {
+fn variants_are_read_in_any_case() {
     let e = Experiment::parse(&SMALL.replace("[\"ii\"]", "[\"II\", \"Iii\"]"), "x").unwrap();
     assert_eq!(e.rules.variants, vec![Variant::Ii, Variant::Iii]);
     assert!(e.to_toml().contains("variants = [\"ii\", \"iii\"]"));
 }
 
-/// Issue 41, item 8: the run's date is saved, checked and read back, but
-/// never tells two experiments apart.
+/// The run's date is saved, checked and read back, but never tells two
+/// experiments apart.
 #[test]
-fn issue41_item8_the_date_is_saved_but_not_part_of_the_identity() {
+fn the_date_is_saved_but_not_part_of_the_identity() {
     let with = |date: &str| SMALL.replace("games = 3", &format!("games = 3\ndate = {date}"));
     let e = Experiment::parse(SMALL, "x.toml").unwrap();
     let dated = e.dated(None);

@@ -228,7 +228,8 @@ impl<'de> Visitor<'de> for RawVisitor {
 mod tests {
     use super::*;
 
-    /// Issue 41, item 3: the newcomer's config, every typo named at once.
+    /// A newcomer's config with a typo in every section, all to be named at
+    /// once.
     const NEWCOMER: &str = r#"name = "first"
 seed = 1
 games = 2
@@ -246,7 +247,7 @@ agents = ["randm", "greedy"]
 "#;
 
     #[test]
-    fn issue41_item3_every_unknown_key_and_value_is_found_with_a_suggestion() {
+    fn every_unknown_key_and_value_is_found_with_a_suggestion() {
         let found: Vec<String> = unknown_names(NEWCOMER)
             .iter()
             .map(ToString::to_string)

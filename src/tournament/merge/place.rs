@@ -239,14 +239,15 @@ mod tests {
         names
     }
 
-    /// Issue 39, item 5: `merge --force` killed while replacing the results
-    /// left `OUT` with `summary.json` and the reports but no `games.csv`. Now
-    /// the replacement is stopped, as a kill stops it, before and after each
-    /// of its steps, on both paths (the exchange, and the two renames through
-    /// the aside name): `OUT` is always the whole old directory or the whole
-    /// new one, or (between the two renames) missing with the whole old one
-    /// aside; and the next merge's clean-up leaves `OUT` whole, with nothing
-    /// beside it, and says what it removed or restored.
+    /// `merge --force` killed while replacing the results must not leave `OUT`
+    /// half replaced (say with `summary.json` and the reports but no
+    /// `games.csv`). The replacement is stopped, as a kill stops it, before
+    /// and after each of its steps, on both paths (the exchange, and the two
+    /// renames through the aside name): `OUT` is always the whole old
+    /// directory or the whole new one, or (between the two renames) missing
+    /// with the whole old one aside; and the next merge's clean-up leaves
+    /// `OUT` whole, with nothing beside it, and says what it removed or
+    /// restored.
     #[test]
     fn a_replaced_output_is_whole_old_or_whole_new_wherever_the_merge_stops() {
         let old_files = [

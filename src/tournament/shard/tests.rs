@@ -145,8 +145,9 @@ fn ids_resume_mid_slice_and_chunk_in_runs() {
 }
 
 #[test]
-fn issue39_a_shard_count_beyond_toml_is_refused() {
-    // `--shard 0/9223372036854775808` panicked writing shard.toml.
+fn a_shard_count_beyond_toml_is_refused() {
+    // `--shard 0/9223372036854775808` cannot be written to shard.toml: an
+    // error when parsed, not a panic when written.
     let err = "0/9223372036854775808".parse::<Shard>().unwrap_err();
     assert!(
         err.to_string()

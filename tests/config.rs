@@ -1,14 +1,18 @@
-//! Regression tests for issue 9 (configs, rules options, agent limits): each
-//! runs the binary on the exact case the issue reports and checks that it is
-//! refused with a clear one-line error, a non-zero exit, and no output
-//! directory left behind.
+//! Experiment configs through the binary, as a newcomer writes them: each
+//! bad config is refused with a clear error (one line, or every problem at
+//! once, each naming its key, its place and the name meant), a non-zero exit
+//! and no output directory left behind; variants are read in any case; and
+//! the run's date reaches the PGN export (recorded in the run's
+//! `experiment.toml`, never in its games).
 
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/agents");
+use crate::common::{hoyito, mkfifo, run_ok, s, AGENTS};
 
+/// A round robin of random and greedy on II 2x6, the base of the refused
+/// configs.
 const BASE: &str = r#"
 name = "h"
 seed = 1
@@ -20,13 +24,6 @@ holes = [6]
 format = "round-robin"
 agents = ["random", "greedy"]
 "#;
-
-fn hoyito(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hoyito"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// A config in a fresh directory and where its run would write.
 struct Case {
@@ -76,13 +73,14 @@ fn refused(args: &[&str], out: &Path) -> String {
     err
 }
 
+/// `err`, checked to be one line.
 fn one_line(err: &str) -> &str {
     assert_eq!(err.lines().count(), 1, "not one line: {err}");
     err.trim_end()
 }
 
 #[test]
-fn issue9_item1_the_largest_i64_count_is_refused_not_a_panic() {
+fn the_largest_i64_game_count_is_refused_not_a_panic() {
     let case = Case::new(BASE);
     let err = case.refused(&["--games", "9223372036854775807"]);
     let line = one_line(&err);
@@ -95,7 +93,7 @@ fn issue9_item1_the_largest_i64_count_is_refused_not_a_panic() {
 }
 
 #[test]
-fn issue9_item2_counts_that_wrap_are_refused() {
+fn game_counts_that_wrap_are_refused() {
     let case = Case::new(BASE);
     let line = one_line(&case.refused(&["--games", "18446744073709551615"])).to_string();
     assert!(
@@ -112,7 +110,7 @@ fn issue9_item2_counts_that_wrap_are_refused() {
 }
 
 #[test]
-fn issue9_item4_games_that_need_not_end_are_refused() {
+fn games_that_need_not_end_are_refused() {
     let config = BASE
         .replace(
             "holes = [6]",
@@ -128,7 +126,7 @@ fn issue9_item4_games_that_need_not_end_are_refused() {
 }
 
 #[test]
-fn issue9_item5_too_many_threads_are_refused_before_the_directory() {
+fn too_many_threads_are_refused_before_the_directory() {
     let line = one_line(&Case::new(&format!("threads = 5000\n{BASE}")).refused(&[])).to_string();
     assert!(
         line.contains("`threads`") && line.contains("1024"),
@@ -138,13 +136,8 @@ fn issue9_item5_too_many_threads_are_refused_before_the_directory() {
     assert!(line.contains("at most 1024"), "{line}");
 }
 
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(status.success());
-}
-
 #[test]
-fn issue9_item5_fifos_are_refused_not_read() {
+fn fifos_are_refused_not_read() {
     let start = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("experiment.toml");
@@ -193,7 +186,7 @@ fn issue9_item5_fifos_are_refused_not_read() {
 }
 
 #[test]
-fn issue9_item10_agent_names_are_refused_unless_usable() {
+fn agent_names_are_refused_unless_usable() {
     let inline = format!("{BASE}\n[roster.\"a\\nb\"]\nkind = \"random\"\n")
         .replace(r#"["random", "greedy"]"#, r#"["random", "a\nb"]"#);
     let err = Case::new(&inline).refused(&[]);
@@ -217,7 +210,7 @@ fn issue9_item10_agent_names_are_refused_unless_usable() {
 }
 
 #[test]
-fn issue9_item16_runs_that_cannot_fit_are_refused_with_the_estimate() {
+fn runs_that_cannot_fit_are_refused_with_the_estimate() {
     // 2^52 self-play games write petabytes.
     let config = BASE
         .replace("games = 2", "games = 4503599627370496")
@@ -240,7 +233,26 @@ fn issue9_item16_runs_that_cannot_fit_are_refused_with_the_estimate() {
 }
 
 #[test]
-fn issue9_item18_toml_errors_are_one_line_with_their_place() {
+fn a_search_without_a_budget_is_announced() {
+    // The warning is printed when the run starts; the library says it.
+    let config = format!("{BASE}[roster.deep]\nkind = \"alphabeta\"\ndepth = 64\n")
+        .replace(r#"["random", "greedy"]"#, r#"["random", "deep"]"#);
+    let case = Case::new(&config);
+    let mut experiment = hoyito::tournament::Experiment::load(&case.config()).unwrap();
+    experiment
+        .resolve_agents("c.toml", || hoyito::Roster::load(Path::new(AGENTS)))
+        .unwrap();
+    let warnings = hoyito::tournament::check_resources(&experiment, &case.out(), 2).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("agent deep searches to depth 64"),
+        "{warnings:?}"
+    );
+    assert!(!case.out().exists());
+}
+
+#[test]
+fn toml_errors_are_one_line_with_their_place() {
     let line = one_line(&Case::new("name = \"x\"\nseed = \n").refused(&[])).to_string();
     assert!(line.contains("c.toml: line 2, column 8: "), "{line}");
     let line = one_line(&Case::new(&BASE.replace("seed = 1", "seed = 1\nsede = 2")).refused(&[]))
@@ -259,20 +271,7 @@ fn issue9_item18_toml_errors_are_one_line_with_their_place() {
 }
 
 #[test]
-fn issue9_item19_v_is_not_variant() {
-    let output = hoyito(&["book", "-v", "ii", "--holes", "6"]);
-    assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(one_line(&err).contains("'-v'"), "{err}");
-    for command in ["run", "match", "book", "replay", "agents"] {
-        let output = hoyito(&[command, "--help"]);
-        let help = String::from_utf8_lossy(&output.stdout);
-        assert!(help.contains("--agents-dir <DIR>"), "{command}: {help}");
-    }
-}
-
-#[test]
-fn issue9_item20_every_invalid_key_is_reported_at_once() {
+fn every_invalid_key_is_reported_at_once() {
     let config = BASE
         .replace("games = 2", "games = 0")
         .replace("holes = [6]", "holes = [17]\nseeds = 0")
@@ -290,65 +289,161 @@ fn issue9_item20_every_invalid_key_is_reported_at_once() {
     }
 }
 
+/// A round robin of random and greedy on II 2x4, which runs.
+const SMALL: &str = r#"name = "newcomer"
+seed = 7
+games = 2
+[rules]
+variants = ["ii"]
+holes = [4]
+[tournament]
+format = "round-robin"
+agents = ["random", "greedy"]
+"#;
+
+/// Runs `hoyito run` on `config` in `dir`; its output and standard error.
+fn run(dir: &Path, config: &str, out: &str) -> (std::process::Output, String) {
+    let cfg = dir.join("c.toml");
+    fs::write(&cfg, config).unwrap();
+    let out = dir.join(out);
+    let output = hoyito(&["run", s(&cfg), "--out", s(&out), "--agents-dir", AGENTS]);
+    let err = String::from_utf8_lossy(&output.stderr).to_string();
+    (output, err)
+}
+
 #[test]
-fn issue9_item5_a_fifo_as_a_table_file_is_refused_not_read() {
-    use hoyito::solver::table::{load, TableKey};
-    use hoyito::{LastFour, Leftover, Variant};
+fn every_unknown_key_and_value_is_named_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let key = TableKey {
-        variant: Variant::Ii,
-        holes: 2,
-        seeds: 4,
-        last_four: LastFour::Capturer,
-        leftover: Leftover::None,
-    };
-    let fifo = dir.path().join(key.file_name());
-    mkfifo(&fifo);
-    let err = load(&fifo, key).unwrap_err();
-    let chain = format!("{err}: {}", std::error::Error::source(&err).unwrap());
-    assert!(chain.contains("not a regular file"), "{chain}");
+    let config = "name = \"first\"\nseed = 1\ngames = 2\nvariant = [\"ii\"]\n\n[rules]\n\
+                  hole = [6]\n\n[openings]\nrandom_ply = 4\n\n[tournament]\n\
+                  format = \"round-robbin\"\nagents = [\"randm\", \"greedy\"]\n";
+    let (output, err) = run(dir.path(), config, "never");
+    assert!(!output.status.success(), "accepted: {err}");
+    for wanted in [
+        "c.toml: unknown key `variant` (line 4): did you mean `rules.variants`?",
+        "c.toml: unknown key `rules.hole` (line 7): did you mean `holes`?",
+        "c.toml: unknown key `openings.random_ply` (line 10): did you mean `random_plies`?",
+        "c.toml: unknown value `round-robbin` for `tournament.format` (line 13): \
+         did you mean `round-robin`?",
+    ] {
+        assert!(err.contains(wanted), "{wanted:?} not in {err}");
+    }
+    assert!(!dir.path().join("never").exists());
+    // Fixed, the unknown agents come next: all of them, each with its fix.
+    let config = SMALL.replace(r#"["random", "greedy"]"#, r#"["randm", "greedy", "gredy"]"#);
+    let (output, err) = run(dir.path(), &config, "never");
+    assert!(!output.status.success(), "accepted: {err}");
+    for wanted in [
+        "c.toml: key `tournament.agents`: unknown agent `randm`: did you mean `random`?",
+        "c.toml: key `tournament.agents`: unknown agent `gredy`: did you mean `greedy`?",
+    ] {
+        assert!(err.contains(wanted), "{wanted:?} not in {err}");
+    }
+    assert!(!dir.path().join("never").exists());
 }
 
 #[test]
-fn issue9_item2_book_counts_are_bounded() {
-    let output = hoyito(&[
-        "book",
-        "--variant",
-        "ii",
-        "--holes",
-        "6",
-        "--plies",
-        "8",
-        "--count",
-        "18446744073709551615",
-        "--agent",
-        "greedy",
-        "--max-eval",
-        "2",
-        "--out",
-        "x.book",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(one_line(&err).contains("--count"), "{err}");
-    assert!(!Path::new("x.book").exists());
-}
-
-#[test]
-fn issue9_item16_a_search_without_a_budget_is_announced() {
-    // The warning is printed when the run starts; the library says it.
-    let config = format!("{BASE}[roster.deep]\nkind = \"alphabeta\"\ndepth = 64\n")
-        .replace(r#"["random", "greedy"]"#, r#"["random", "deep"]"#);
-    let case = Case::new(&config);
-    let mut experiment = hoyito::tournament::Experiment::load(&case.config()).unwrap();
-    experiment
-        .resolve_agents("c.toml", || hoyito::Roster::load(Path::new(AGENTS)))
-        .unwrap();
-    let warnings = hoyito::tournament::check_resources(&experiment, &case.out(), 2).unwrap();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
+fn all_five_names_at_once_when_the_roster_is_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    let config = SMALL
+        .replace("games = 2", "games = 2\nvariant = [\"ii\"]")
+        .replace("holes = [4]", "hole = [4]\nrandom_ply = 2")
+        .replace("round-robin", "round-robbin")
+        .replace(r#""random""#, r#""randm""#);
+    fs::write(&path, config).unwrap();
+    let err = hoyito::tournament::Experiment::load_naming_agents(&path, || {
+        hoyito::Roster::load(Path::new(AGENTS))
+    })
+    .unwrap_err()
+    .to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    for (line, wanted) in lines.iter().zip([
+        "`variant`",
+        "`rules.hole`",
+        "`rules.random_ply`",
+        "`round-robbin`",
+        "`randm`: did you mean `random`?",
+    ]) {
+        assert!(line.contains(wanted), "{wanted} not in {line}");
+    }
+    // `random_ply` in [rules] belongs to [openings]: said so.
     assert!(
-        warnings[0].contains("agent deep searches to depth 64"),
-        "{warnings:?}"
+        lines[2].contains("did you mean `openings.random_plies`?"),
+        "{err}"
     );
-    assert!(!case.out().exists());
+}
+
+#[test]
+fn variants_are_read_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SMALL.replace(r#"["ii"]"#, r#"["II", "Iii"]"#);
+    let (output, err) = run(dir.path(), &config, "out");
+    assert!(output.status.success(), "{err}");
+    let saved = fs::read_to_string(dir.path().join("out/experiment.toml")).unwrap();
+    assert!(saved.contains(r#"variants = ["ii", "iii"]"#), "{saved}");
+    let config = SMALL.replace(r#"["ii"]"#, r#"["IV"]"#);
+    let (output, err) = run(dir.path(), &config, "never");
+    assert!(!output.status.success());
+    assert!(
+        err.contains("unknown value `IV` for `rules.variants` (line 5)")
+            && err.contains("(one of `i`, `ii`, `iii`)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_pgn_date_is_the_runs_and_never_enters_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    // Without a date in the config: the run records the day it started.
+    let (output, err) = run(dir.path(), SMALL, "a");
+    assert!(output.status.success(), "{err}");
+    let saved = fs::read_to_string(dir.path().join("a/experiment.toml")).unwrap();
+    let date = saved
+        .lines()
+        .find_map(|l| l.strip_prefix("date = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("no date in {saved}"))
+        .to_string();
+    assert_eq!(date.len(), 10, "{date}");
+    // Resuming is the same experiment, and so is the config with a date.
+    run_ok(&[
+        "run",
+        s(&dir.path().join("c.toml")),
+        "--out",
+        s(&dir.path().join("a")),
+        "--agents-dir",
+        AGENTS,
+    ]);
+    let dated = SMALL.replace("games = 2", "games = 2\ndate = \"2024-02-29\"");
+    let (output, err) = run(dir.path(), &dated, "b");
+    assert!(output.status.success(), "{err}");
+    let games = |d: &str| fs::read(dir.path().join(d).join("games.csv")).unwrap();
+    assert_eq!(games("a"), games("b"));
+    let (output, err) = run(dir.path(), &dated, "a");
+    assert!(output.status.success(), "resuming with a date: {err}");
+    // The PGN carries the recorded dates.
+    for (run_dir, tag) in [
+        ("a", format!("[Date \"{}\"]", date.replace('-', "."))),
+        ("b", "[Date \"2024.02.29\"]".to_string()),
+    ] {
+        let pgn = dir.path().join(format!("{run_dir}.pgn"));
+        run_ok(&["export", s(&dir.path().join(run_dir)), "--pgn", s(&pgn)]);
+        let text = fs::read_to_string(&pgn).unwrap();
+        assert!(text.contains(&tag), "{tag} not in {text}");
+        assert!(!text.contains("????.??.??"), "{text}");
+        assert!(text.contains("[Opening \""), "{text}");
+    }
+    // A date that is not a day is refused, naming the key.
+    let (output, err) = run(
+        dir.path(),
+        &SMALL.replace("games = 2", "games = 2\ndate = \"2023-02-29\""),
+        "never",
+    );
+    assert!(!output.status.success());
+    assert!(
+        err.contains("c.toml: key `date`: \"2023-02-29\" is not a date"),
+        "{err}"
+    );
 }

@@ -1,7 +1,11 @@
-//! Agents in other processes (issue 10): the Python examples play whole games
+//! Agents in other processes: the Python examples play whole games
 //! reproducibly, every broken agent under `tests/agents/` forfeits with the right
-//! reason while every other game stays intact, and no agent process outlives
-//! the harness, not even a `kill -9`.
+//! reason while every other game stays intact, no agent process outlives the
+//! harness, not even a `kill -9`, and an agent is written on the command line
+//! as `cmd=...`; what a misbehaving agent process can do to a run, and what
+//! the harness does about it, in `misbehaving.rs`.
+
+mod misbehaving;
 
 use std::fs;
 use std::path::Path;
@@ -17,11 +21,7 @@ use hoyito::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
-
-fn hoyito(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
+use crate::common::{hoyito, BIN, START};
 
 /// A roster entry for `script`, with `mark` as an extra argument so that the
 /// test can find its processes in /proc.
@@ -403,4 +403,20 @@ fn py_greedy_picks_a_move_of_the_best_gain_in_every_variant() {
         }
     }
     assert!(checked > 500, "{checked}");
+}
+
+/// An external agent from `cmd=`, as cutechess-cli takes one.
+#[test]
+fn an_external_agent_from_cmd() {
+    let script = format!("{}/agents/examples/random.py", env!("CARGO_MANIFEST_DIR"));
+    let agent = format!("cmd=python3 {script}");
+    let out = hoyito(&["best", "--agent", &agent, "-p", START]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("agent cmd-python3-"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("move "), "{text}");
 }

@@ -1,25 +1,22 @@
-//! Issue 39, "Hardening, round 2", item 3: tampered rows of games.csv,
-//! moves.csv and metrics.csv are refused by every reader (merge, report,
-//! export, replay, resume) through one validation.
+//! The rows of a run directory, checked by every reader (resume, merge,
+//! `report`, `export`, `replay`) through one validation: a tampered row of
+//! games.csv, moves.csv or metrics.csv is refused with status 1, naming the
+//! file, the line and the column, and nothing is written; rows of another
+//! run, missing fields and impossible values are refused the same way;
+//! adjudicated games (`tablebase`, `decided`) pass every reader; and the
+//! report of an interrupted run says how far it got.
 //!
-//! The issue's cases: `merge` exited 0 with a shard's row whose winner and
-//! captures were swapped, and for plies + 1, an ending changed to
-//! repetition, a zeroed `moves_hash`, and edited moves.csv or metrics.csv
-//! rows; `report` accepted the same; `export --pgn` wrote `[Result "0-1"]`
-//! beside `[Captures "20-4"]`; a metrics.csv edit was accepted on resume and
-//! changed summary.json. Each is reproduced here, and must now fail with
-//! status 1, naming the file, the line and the column; adjudicated games
-//! (`tablebase`, `decided`) still pass every reader.
-//!
-//! Item 11 (part): `merge` into a symbolic link to an empty directory said
-//! "not empty"; it is now refused as a link, naming it and its target.
+//! The tamperings: a shard's row whose winner and captures are swapped,
+//! plies + 1, an ending changed to repetition, a zeroed `moves_hash`, an
+//! edited moves.csv or metrics.csv row; a winner its captures contradict,
+//! which `export --pgn` must not write as `[Result "0-1"]` beside `[Captures
+//! "20-4"]`; and a metrics.csv edit, which a resume must not keep in
+//! summary.json.
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use crate::common::{hoyito, run_ok, s};
+use crate::common::{hoyito, refused, run_ok, s};
 
 /// II on 2x4, random against greedy with self-play: short games, most of
 /// them ended normally, moves and metrics recorded (the defaults).
@@ -28,13 +25,21 @@ const CONFIG: &str = "name = \"rows\"\nseed = 5\ngames = 6\nthreads = 1\n\
      [tournament]\nformat = \"round-robin\"\nagents = [\"random\", \"greedy\"]\n\
      self_play = true\n";
 
-/// The error of a command that must be refused: status 1, no panic.
-fn refused(out: &Output, what: &str) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(1), "{what} was not refused: {err}");
-    assert!(!err.contains("panicked"), "{what}: {err}");
-    err
-}
+/// Random against greedy on I and II, 2x4 and 2x6: the run that resume and
+/// `report` are shown damaged.
+const SMALL: &str = r#"
+name = "small"
+seed = 11
+games = 4
+[rules]
+variants = ["i", "ii"]
+holes = [4, 6]
+[openings]
+random_plies = 2
+[tournament]
+format = "round-robin"
+agents = ["random", "greedy"]
+"#;
 
 fn write_config(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(format!("{name}.toml"));
@@ -80,10 +85,10 @@ fn decisive_line(dir: &Path) -> usize {
         .expect("a decisive game")
 }
 
-/// One tampering of the issue: its name, the file edited, the edit of a
-/// row (of the line `decisive_line` picks, or the row of the same game in
-/// moves.csv and metrics.csv, on the same line), and what the error must
-/// say after the file's path and that line.
+/// One tampering: its name, the file edited, the edit of a row (of the line
+/// `decisive_line` picks, or the row of the same game in moves.csv and
+/// metrics.csv, on the same line), and what the error must say after the
+/// file's path and that line.
 struct Tamper {
     name: &'static str,
     file: &'static str,
@@ -157,7 +162,7 @@ fn copy_run(from: &Path, to: &Path) {
 }
 
 #[test]
-fn issue39_item3_merge_refuses_each_tampered_shard_row() {
+fn merge_refuses_each_tampered_shard_row() {
     let tmp = tempfile::tempdir().expect("tmp");
     let cfg = write_config(tmp.path(), "rows", CONFIG);
     let pristine = [tmp.path().join("p0"), tmp.path().join("p1")];
@@ -188,7 +193,7 @@ fn issue39_item3_merge_refuses_each_tampered_shard_row() {
 }
 
 #[test]
-fn issue39_item3_report_export_and_replay_refuse_each_tampered_row() {
+fn report_export_and_replay_refuse_each_tampered_row() {
     let tmp = tempfile::tempdir().expect("tmp");
     let cfg = write_config(tmp.path(), "rows", CONFIG);
     let pristine = tmp.path().join("whole");
@@ -235,10 +240,10 @@ fn issue39_item3_report_export_and_replay_refuse_each_tampered_row() {
     }
 }
 
-/// The issue's PGN: the winner alone changed to North while South captured
-/// more: `export` wrote `[Result "0-1"]` beside `[Captures "20-4"]`.
+/// The winner alone changed to North while South captured more: `export`
+/// refuses it rather than write `[Result "0-1"]` beside `[Captures "20-4"]`.
 #[test]
-fn issue39_item3_export_refuses_a_result_its_captures_contradict() {
+fn export_refuses_a_result_its_captures_contradict() {
     let tmp = tempfile::tempdir().expect("tmp");
     let cfg = write_config(tmp.path(), "rows", CONFIG);
     let dir = tmp.path().join("whole");
@@ -261,11 +266,11 @@ fn issue39_item3_export_refuses_a_result_its_captures_contradict() {
     assert!(!pgn.exists());
 }
 
-/// A measure edited in metrics.csv was kept on resume and changed
-/// summary.json: now the resume is refused at that line and the summary is
-/// left as it was.
+/// A measure edited in metrics.csv is not kept on resume (where it would
+/// change summary.json): the resume is refused at that line and the summary
+/// is left as it was.
 #[test]
-fn issue39_item3_resume_refuses_an_edited_metrics_row() {
+fn resume_refuses_an_edited_metrics_row() {
     let tmp = tempfile::tempdir().expect("tmp");
     let cfg = write_config(tmp.path(), "rows", CONFIG);
     let dir = tmp.path().join("whole");
@@ -293,7 +298,7 @@ fn issue39_item3_resume_refuses_an_edited_metrics_row() {
 /// Adjudicated games end where their moves stop, by the tables or as
 /// decided: legitimate rows that every reader must still accept.
 #[test]
-fn issue39_item3_adjudicated_games_pass_every_reader() {
+fn adjudicated_games_pass_every_reader() {
     let tmp = tempfile::tempdir().expect("tmp");
     let tables = tmp.path().join("tables");
     run_ok(&[
@@ -343,32 +348,216 @@ fn issue39_item3_adjudicated_games_pass_every_reader() {
     }
 }
 
-/// Issue 39, item 11 (part): `merge` into a symbolic link to an empty
-/// directory said "not empty". It is refused as a link, naming the link and
-/// its target, and the target stays empty.
-#[test]
-fn issue39_item11_merge_into_a_link_is_refused_as_a_link() {
-    let tmp = tempfile::tempdir().expect("tmp");
-    let cfg = write_config(tmp.path(), "rows", CONFIG);
-    let shards = [tmp.path().join("s0"), tmp.path().join("s1")];
-    for (k, dir) in shards.iter().enumerate() {
-        run(&cfg, dir, &["--shard", &format!("{k}/2")]);
-    }
-    let target = tmp.path().join("empty");
-    fs::create_dir(&target).expect("mkdir");
-    let link = tmp.path().join("link");
-    symlink(&target, &link).expect("symlink");
-    let out = hoyito(&["merge", s(&link), s(&shards[0]), s(&shards[1])]);
-    let err = refused(&out, "merge into a link");
-    assert!(!err.contains("not empty"), "{err}");
+/// Runs `SMALL` (with `seed`) into `dir`, which must succeed.
+fn run_small(tmp: &Path, dir: &Path, seed: u64) {
+    let cfg = write_config(
+        tmp,
+        "small",
+        &SMALL.replace("seed = 11", &format!("seed = {seed}")),
+    );
+    let out = hoyito(&["run", s(&cfg), "--out", s(dir)]);
     assert!(
-        err.contains(&format!(
-            "{}: is a symbolic link (to {})",
-            s(&link),
-            s(&target)
-        )),
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Resumes `SMALL` in `dir`, which must fail; returns the one-line error.
+fn resume_fails(tmp: &Path, dir: &Path) -> String {
+    let cfg = write_config(tmp, "small", SMALL);
+    let out = hoyito(&["run", s(&cfg), "--out", s(dir)]);
+    assert!(!out.status.success(), "a damaged directory was resumed");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("restore the file, or pass --force"),
+        "{stderr}"
+    );
+    stderr
+}
+
+#[test]
+fn a_flipped_winner_is_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read(&games).unwrap();
+    // The winner alone flipped: the captures contradict it.
+    edit_line(&games, 5, |f| {
+        f[9] = if f[9] == "S" { "N".into() } else { "S".into() }
+    });
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(err.contains("games.csv: line 5: column `winner`"), "{err}");
+    // Winner and captures swapped together agree, but the moves do not.
+    fs::write(&games, &pristine).unwrap();
+    edit_line(&games, 6, |f| {
+        f.swap(10, 11);
+        f[9] = match f[9].as_str() {
+            "S" => "N".into(),
+            "N" => "S".into(),
+            _ => "draw".into(),
+        };
+    });
+    if fs::read(&games).unwrap() != pristine {
+        let err = resume_fails(tmp.path(), &dir);
+        assert!(
+            err.contains("games.csv: line 6: column `") && err.contains("moves end with"),
+            "{err}"
+        );
+    }
+    fs::write(&games, &pristine).unwrap();
+    run_small(tmp.path(), &dir, 11);
+}
+
+#[test]
+fn rows_of_a_run_with_another_seed_are_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, other) = (tmp.path().join("out"), tmp.path().join("other"));
+    run_small(tmp.path(), &dir, 11);
+    run_small(tmp.path(), &other, 12);
+    for name in ["games.csv", "moves.csv"] {
+        fs::copy(other.join(name), dir.join(name)).unwrap();
+    }
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 2: column `game_seed`") && err.contains("another seed"),
         "{err}"
     );
-    assert!(fs::read_dir(&target).expect("target").next().is_none());
-    assert!(fs::symlink_metadata(&link).expect("link").is_symlink());
+}
+
+#[test]
+fn a_row_with_a_missing_field_or_bad_moves_is_refused_on_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read(&games).unwrap();
+    edit_line(&games, 4, |f| {
+        f.remove(12);
+    });
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 4: 14 fields where the header has 15"),
+        "{err}"
+    );
+    fs::write(&games, &pristine).unwrap();
+    // A move of game 3 changed in moves.csv: its hash no longer matches.
+    let moves = dir.join("moves.csv");
+    let text = fs::read_to_string(&moves).unwrap();
+    let line = text.lines().nth(4).unwrap().to_string();
+    let (id, rest) = line.split_once(',').unwrap();
+    let changed = format!("{id},{}", rest.replacen(' ', " pass ", 1));
+    fs::write(&moves, text.replace(&line, &changed)).unwrap();
+    let err = resume_fails(tmp.path(), &dir);
+    assert!(
+        err.contains("games.csv: line 5: column `moves_hash`") && err.contains("moves.csv line 5"),
+        "{err}"
+    );
+}
+
+/// `hoyito report DIR`, which must fail; returns the one-line error.
+fn report_fails(dir: &Path) -> String {
+    let out = hoyito(&["report", s(dir)]);
+    assert!(!out.status.success(), "an impossible row was reported");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn impossible_rows_are_refused_by_the_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    run_small(tmp.path(), &dir, 11);
+    let games = dir.join("games.csv");
+    let pristine = fs::read_to_string(&games).unwrap();
+    type Case = (usize, fn(&mut Vec<String>), &'static str);
+    let cases: [Case; 5] = [
+        (3, |f| f[3] = "99".into(), "line 3: column `holes`: 99"),
+        (3, |f| f[4] = "0".into(), "line 3: column `seeds`: 0"),
+        (
+            4,
+            |f| f[5] = "mcts".into(),
+            "line 4: column `south`: \"mcts\", but the experiment's game 2 has",
+        ),
+        (
+            5,
+            |f| f[9] = if f[9] == "S" { "N".into() } else { "S".into() },
+            "line 5: column `winner`",
+        ),
+        (2, |f| f[2] = "iii".into(), "line 2: column `variant`: iii"),
+    ];
+    for (line, edit, want) in cases {
+        fs::write(&games, &pristine).unwrap();
+        edit_line(&games, line, edit);
+        let err = report_fails(&dir);
+        assert!(err.contains(want), "{err}\nwanted: {want}");
+    }
+    // A deleted row, and a row replaced by a blank line.
+    let lines: Vec<&str> = pristine.lines().collect();
+    let deleted = [&lines[..5], &lines[6..]].concat().join("\n") + "\n";
+    fs::write(&games, deleted).unwrap();
+    let err = report_fails(&dir);
+    assert!(
+        err.contains("line 6: column `game_id`: game 5, but game 4 is missing"),
+        "{err}"
+    );
+    let blank = [&lines[..5], &[""], &lines[6..]].concat().join("\n") + "\n";
+    fs::write(&games, blank).unwrap();
+    let err = report_fails(&dir);
+    assert!(err.contains("game 5, but game 4 is missing"), "{err}");
+    fs::write(&games, &pristine).unwrap();
+    let out = hoyito(&["report", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_report_of_a_run_interrupted_at_16_of_400_games_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let cfg = write_config(
+        tmp.path(),
+        "small",
+        &SMALL.replace("games = 4", "games = 100"),
+    );
+    let out = hoyito(&["run", s(&cfg), "--out", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"planned_games\": 400,\n  \"complete\": true"),
+        "{summary}"
+    );
+    let games = dir.join("games.csv");
+    let text = fs::read_to_string(&games).unwrap();
+    let kept: Vec<&str> = text.lines().take(17).collect();
+    fs::write(&games, kept.join("\n") + "\n").unwrap();
+    let out = hoyito(&["report", s(&dir)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"games\": 16,\n  \"planned_games\": 400,\n  \"complete\": false"),
+        "{summary}"
+    );
+    assert!(summary.contains("\"kind\": \"incomplete\""), "{summary}");
+    let report = fs::read_to_string(dir.join("report.md")).unwrap();
+    let top = report.lines().nth(2).unwrap();
+    assert!(
+        top.starts_with("**16 of 400 planned games: the run is incomplete**; resume it with"),
+        "{report}"
+    );
+    assert!(report.contains("- **The run is incomplete: 16 of 400 planned games.**"));
 }

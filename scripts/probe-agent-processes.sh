@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 39 ("Hardening, round 2"), items 1, 2 and 11: the slow cases, run
-# against the release binary outside the unit suite (tests/hardening_agents.rs
-# holds the fast regression tests). Exits non-zero on any failure.
+# What an agent process can do to a run, the slow cases: run against the
+# release binary outside the test suite (tests/external/misbehaving.rs holds
+# the fast regression tests). Exits non-zero on any failure.
 #
 #   flood    an agent floods its stdout with newlines while an MCTS opponent
 #            with 200,000 iterations thinks (II 2x6, 2 games), under
@@ -15,16 +15,16 @@
 #            started is not guaranteed (docs/agents.md: "What an agent leaves
 #            behind"), so the helpers' fate is printed, not judged.
 #
-# Usage: scripts/probe-issue39.sh [HOYITO_BINARY]   (run from anywhere)
+# Usage: scripts/probe-agent-processes.sh [HOYITO_BINARY]   (run from anywhere)
 set -u
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/hoyito}
 if [ ! -x "$BIN" ]; then
-    echo "probe-issue39: $BIN not found: build it with cargo build --release" >&2
+    echo "probe-agent-processes: $BIN not found: build it with cargo build --release" >&2
     exit 2
 fi
 BIN=$(realpath "$BIN")
-command -v python3 >/dev/null || { echo "probe-issue39: python3 is needed" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "probe-agent-processes: python3 is needed" >&2; exit 2; }
 WORK=$(mktemp -d)
 FAILED=0
 ALL_PIDS=()
@@ -77,7 +77,7 @@ $4
 TOML
 }
 
-# --- item 1: the flood ------------------------------------------------------
+# --- the flood --------------------------------------------------------------
 experiment flood 2 '["python3", "tests/agents/stdout_flood.py"]' "" \
     $'kind = "mcts"\niterations = 200000' >"$WORK/flood.toml"
 python3 - "$BIN" "$WORK" <<'PY' >"$WORK/flood.out" 2>&1
@@ -102,7 +102,7 @@ else
     cat "$WORK/flood.out"
 fi
 
-# --- item 2: orphans ----------------------------------------------------------
+# --- orphans ----------------------------------------------------------------
 # Starts a run of the helpers agent (MODE play or silent); sets RUN_PID and
 # PIDS, the file of the agent's and helpers' ids, and waits for the helpers.
 start_run() { # CASE MODE GAMES
@@ -181,5 +181,5 @@ if start_run kill9 silent 2; then
     done
 fi
 
-echo "probe-issue39: $(( $(date +%s) - start )) s, $([ $FAILED = 0 ] && echo passed || echo FAILED)"
+echo "probe-agent-processes: $(( $(date +%s) - start )) s, $([ $FAILED = 0 ] && echo passed || echo FAILED)"
 exit $FAILED
