@@ -735,3 +735,75 @@ fn the_state_of_another_root_is_refused() {
     assert!(err.contains("after=1") && err.contains("after=2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_committed_split_proofs_check_and_join_as_recorded() {
+    // reports/first-player/outcomes/split/: the 2x12 proofs split along
+    // their critical line. Each certificate matches its recorded hash and
+    // passes the check, and each claim's join says what the JSON records.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("reports/first-player/outcomes/split");
+    let mut tested = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.extension().is_some_and(|x| x == "json") {
+            continue;
+        }
+        let split: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut by_claim: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
+        for shard in split["shards"].as_array().unwrap() {
+            for c in shard["certificates"].as_array().unwrap() {
+                let file = root.join(c["file"].as_str().unwrap());
+                let bytes = std::fs::read(&file).unwrap();
+                let sum = format!(
+                    "{:016x}",
+                    hoyito::solver::outcome::certificate::fnv64(&bytes)
+                );
+                assert_eq!(sum, c["fnv64"].as_str().unwrap(), "{}", file.display());
+                let cert = Certificate::load(&file).unwrap();
+                assert_eq!(
+                    cert.after
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    shard["after"].as_str().unwrap()
+                );
+                let tables = Tablebase::new(cert.variant, cert.holes).unwrap();
+                verify(&cert, &tables).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                let claim = c["claim"]
+                    .as_str()
+                    .unwrap()
+                    .split(": ")
+                    .nth(1)
+                    .unwrap()
+                    .to_string();
+                by_claim.entry(claim).or_default().push(file);
+            }
+        }
+        for join in split["joins"].as_array().unwrap() {
+            let files = &by_claim[join["claim"].as_str().unwrap()];
+            let mut args = vec!["verify-proof", "--join"];
+            args.extend(files.iter().map(|f| s(f)));
+            let out = hoyito(&args);
+            match join["joined"].as_str() {
+                Some(claim) => {
+                    assert!(out.status.success());
+                    assert!(stdout_of(&out).contains(&format!("joined: {claim}")));
+                }
+                None => {
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    assert!(!out.status.success());
+                    let why = join["refused"].as_str().unwrap();
+                    assert!(err.contains(why), "{err}");
+                }
+            }
+            tested += 1;
+        }
+    }
+    assert!(
+        tested >= 4,
+        "the 2x12 splits of II and III, both claims each"
+    );
+}

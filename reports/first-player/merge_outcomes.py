@@ -24,12 +24,46 @@ def line(v):
 
 
 # Threshold answers ("South's margin at least T?", one question a file, in
-# outcomes/thresholds/) narrow a start's bounds after its outcome is merged.
-outcome_paths.sort(key=lambda p: "/thresholds/" in p)
+# outcomes/thresholds/) narrow a start's bounds after its outcome is merged;
+# split proofs (outcomes/split/, from shard_tree.py) come last.
+outcome_paths.sort(key=lambda p: ("/thresholds/" in p, "/split/" in p))
 for path in outcome_paths:
     with open(path) as f:
         o = json.load(f)
     key = (o["variant"], o["holes"])
+    if "/split/" in path:
+        entry = next(s[0] for s in starts if (s[0]["variant"], s[0]["holes"]) == key)
+        settled = [s for s in o["shards"] if not s["answer"].startswith("open")]
+        entry["outcome_split"] = {
+            "file": path,
+            "shards": len(o["shards"]),
+            "settled": len(settled),
+            "open": [s["after"] for s in o["shards"] if s["answer"].startswith("open")],
+            "joins": [{k: j[k] for k in ("claim", "joined", "command")} for j in o["joins"]],
+            "nodes": sum(s["nodes"] for s in o["shards"]),
+            "seconds": round(sum(s["seconds"] for s in o["shards"]), 1),
+        }
+        # A join that reaches the start settles the draw question left open.
+        for j in o["joins"]:
+            claim = j["joined"]
+            if claim is None or " after " in claim.split(":")[0]:
+                continue
+            side, bound = claim.split(": ")[1].split("'s margin is at least ")
+            bound = int(bound)
+            low, high = entry["outcome_bounds"]
+            if side == "south":
+                low = bound if low is None else max(low, bound)
+            else:
+                high = -bound if high is None else min(high, -bound)
+            entry["outcome_bounds"] = [low, high]
+            if high is not None and high < 0:
+                entry["outcome"], entry["outcome_status"] = "L", "proved"
+            elif low is not None and low > 0:
+                entry["outcome"], entry["outcome_status"] = "W", "proved"
+            elif low == 0 and high == 0:
+                entry["outcome"], entry["outcome_status"] = "D", "proved"
+        next(s for s in starts if s[0] is entry)[1] = None
+        continue
     if "/thresholds/" in path:
         entry = next(s[0] for s in starts if (s[0]["variant"], s[0]["holes"]) == key)
         entry.setdefault("outcome_thresholds", []).append(
@@ -66,6 +100,9 @@ for path in outcome_paths:
         ]
         starts.append(found)
     entry = found[0]
+    # Thresholds and splits are merged again below, after every outcome.
+    entry.pop("outcome_thresholds", None)
+    entry.pop("outcome_split", None)
     entry["outcome"] = o["outcome"]
     entry["outcome_status"] = o["status"]
     entry["outcome_bounds"] = [o["lower"], o["upper"]]

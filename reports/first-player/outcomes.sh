@@ -38,4 +38,5 @@ for start in ${STARTS:-$default}; do
     "$bin" "${args[@]}" > /dev/null
 done
 shopt -s nullglob
-python3 "$dir/merge_outcomes.py" "$dir/exact.json" "$dir"/outcomes/*.json "$dir"/outcomes/thresholds/*.json
+python3 "$dir/merge_outcomes.py" "$dir/exact.json" "$dir"/outcomes/*.json "$dir"/outcomes/thresholds/*.json \
+    "$dir"/outcomes/split/*.json
