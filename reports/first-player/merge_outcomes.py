@@ -1,7 +1,8 @@
 """Merges the outcome searches (reports/first-player/outcomes/*.json, from
 `hoyito solve --start --outcome --json`) into exact.json: each start's entry
 gains `outcome` (W, D or L for South, or null), `outcome_status` (proved,
-bounds or open), `outcome_bounds`, `outcome_method`, `outcome_certificates`,
+bounds or open), `outcome_bounds` (with `outcome_margin` where threshold
+certificates close them), `outcome_method`, `outcome_certificates`,
 and the search's nodes, seconds and memory; a start with no entry yet gets
 one whose `status` is `outcome` (what the outcome search reached is in
 `outcome_status`). Lines that do not
@@ -84,6 +85,9 @@ for path in outcome_paths:
         if o["upper"] is not None:
             high = o["upper"] if high is None else min(high, o["upper"])
         entry["outcome_bounds"] = [low, high]
+        # Bounds that meet are the exact margin, proved by certificates.
+        if low is not None and low == high:
+            entry["outcome_margin"] = low
         next(s for s in starts if s[0] is entry)[1] = None
         continue
     found = next((s for s in starts if (s[0]["variant"], s[0]["holes"]) == key), None)
@@ -103,6 +107,7 @@ for path in outcome_paths:
     # Thresholds and splits are merged again below, after every outcome.
     entry.pop("outcome_thresholds", None)
     entry.pop("outcome_split", None)
+    entry.pop("outcome_margin", None)
     entry["outcome"] = o["outcome"]
     entry["outcome_status"] = o["status"]
     entry["outcome_bounds"] = [o["lower"], o["upper"]]
