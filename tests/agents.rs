@@ -457,6 +457,32 @@ fn shared_tables_asked_from_the_global_pool_while_building_never_deadlock() {
     builder.join().expect("the builder ends");
 }
 
+/// A global-pool worker that builds the shared tables waits for them without
+/// taking other work: it used to wait in `install`, steal a sibling job that
+/// asked for the same tables, and lock the cache it already held (the whole
+/// test binary froze at zero CPU in CI).
+#[test]
+fn a_worker_building_shared_tables_does_not_take_a_job_that_asks_for_them() {
+    use rayon::prelude::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    // A key no other test asks for, so that the first job here builds it.
+    let rules = hoyito::Rules::new(hoyito::Variant::I)
+        .with_board(3, 4)
+        .expect("a board");
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let all = (0..256)
+            .into_par_iter()
+            .all(|_| hoyito::shared_tables(&rules, 17).expect("built").is_some());
+        done.send(all).expect("the test waits");
+    });
+    let ok = finished
+        .recv_timeout(Duration::from_secs(120))
+        .expect("no deadlock: every job gets its tables within two minutes");
+    assert!(ok);
+}
+
 /// A bad fallback in an agent file lists the allowed values (not "is out of
 /// range; allowed: " and nothing).
 #[test]

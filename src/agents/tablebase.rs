@@ -179,21 +179,37 @@ fn tables_up_to(
 /// Every layer from 0 to `top`, checked against the limits before any is
 /// built, loaded from and saved to `dir` when given.
 ///
-/// Built on a thread pool of its own. The caller holds the cache's lock, and
-/// agents ask for their tables from inside rayon's global pool (a study
-/// choosing moves in parallel): a build on the global pool would wait for
-/// workers that all wait for the lock, and nothing would move again (seen in
-/// the test suite: two tests, zero CPU, forever).
+/// Built on a thread pool of its own, driven from a plain thread of its own.
+/// The caller holds the cache's lock, and agents ask for their tables from
+/// inside rayon's global pool (a study choosing moves in parallel):
+/// - a build on the global pool would wait for workers that all wait for the
+///   lock (two tests, zero CPU, forever);
+/// - a global worker that waits in `install` on another pool steals global
+///   jobs meanwhile, and a stolen job asking for tables locks the cache its
+///   own thread already holds (the same freeze, seen once in CI).
+///
+/// A plain thread's `join` waits without taking work, so neither can happen.
 fn build_tables(rules: &Rules, top: u32, dir: Option<&Path>) -> Result<Arc<Tablebase>, SolveError> {
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(rayon::current_num_threads())
-        .build()
-    {
+    let threads = rayon::current_num_threads();
+    let on_own_pool = || match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(|| build_tables_here(rules, top, dir)),
-        // No thread could be made: build here (deadlock-free as long as no
-        // other caller waits on the lock from the global pool).
+        // No pool could be made: build on the global pool (deadlock-free as
+        // long as no other caller waits on the lock from the global pool).
         Err(_) => build_tables_here(rules, top, dir),
-    }
+    };
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("hoyito-tables".into())
+            .spawn_scoped(scope, on_own_pool)
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread could be made: build here (deadlock-free as long as
+            // no other caller waits on the lock from the global pool).
+            Err(_) => build_tables_here(rules, top, dir),
+        }
+    })
 }
 
 fn build_tables_here(
