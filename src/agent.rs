@@ -16,9 +16,51 @@ use crate::moves::Move;
 use crate::rules::Rules;
 
 /// The random generator handed to agents: fast, portable and seedable.
+///
+/// The same seed gives the same game, move for move:
+///
+/// ```
+/// use hoyito::tournament::rng_from_seed;
+/// use hoyito::{play_game, Agent, AgentRng, BySide, Game, RandomAgent, Rules, Variant};
+///
+/// let rules = Rules::new(Variant::I);
+/// let play = |rng: &mut AgentRng| {
+///     let (mut south, mut north) = (RandomAgent, RandomAgent);
+///     let seats = BySide::new(&mut south as &mut dyn Agent, &mut north);
+///     play_game(&rules, Game::new(rules), seats, rng).expect("random moves are legal")
+/// };
+/// let (a, b) = (play(&mut rng_from_seed(7)), play(&mut rng_from_seed(7)));
+/// assert_eq!(a.moves(), b.moves());
+/// assert_eq!(a.outcome(), b.outcome());
+/// ```
 pub type AgentRng = rand_chacha::ChaCha8Rng;
 
 /// A player: chooses moves.
+///
+/// A tiny agent that always plays its first legal move, seated against
+/// [`crate::RandomAgent`] with a seeded generator:
+///
+/// ```
+/// use hoyito::tournament::rng_from_seed;
+/// use hoyito::{play_game, Agent, AgentRng, BySide, Game, Move, RandomAgent, Rules, Side, Variant};
+///
+/// struct FirstMove;
+///
+/// impl Agent for FirstMove {
+///     fn choose(&mut self, game: &Game, _rng: &mut AgentRng) -> Move {
+///         game.legal_moves()[0]
+///     }
+/// }
+///
+/// let rules = Rules::new(Variant::Iii);
+/// let (mut first, mut random) = (FirstMove, RandomAgent);
+/// let seats = BySide::new(&mut first as &mut dyn Agent, &mut random);
+/// let game = play_game(&rules, Game::new(rules), seats, &mut rng_from_seed(1))?;
+/// assert_eq!(game.moves()[0], Move::Sow(0));
+/// let outcome = game.outcome().expect("play_game plays to the end");
+/// assert_eq!((outcome.scores, outcome.winner), (BySide::new(36, 12), Some(Side::South)));
+/// # Ok::<(), hoyito::PlayError>(())
+/// ```
 pub trait Agent: Send {
     /// Chooses a legal move for the side to move; `game` is not over.
     fn choose(&mut self, game: &Game, rng: &mut AgentRng) -> Move;

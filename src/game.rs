@@ -149,6 +149,26 @@ pub enum GameError {
 }
 
 /// A game in progress or finished.
+///
+/// Playing moves from the standard start; a game keeps its moves, its
+/// position and, once over, its [`Outcome`]. There is no undo: to take moves
+/// back, keep a clone.
+///
+/// ```
+/// use hoyito::{Game, Move, Rules, Side, Variant};
+///
+/// let mut game = Game::new(Rules::new(Variant::Ii));
+/// let before = game.clone();
+/// let effect = game.play(Move::Sow(5))?;
+/// assert_eq!(effect.captured, 0);
+/// assert_eq!(game.moves(), [Move::Sow(5)]);
+/// assert_eq!(game.position().side_to_move(), Side::North);
+/// assert!(!game.is_over() && game.outcome().is_none());
+///
+/// game = before;
+/// assert_eq!(game.plies(), 0);
+/// # Ok::<(), hoyito::GameError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Game {
     rules: Rules,
@@ -225,6 +245,25 @@ impl Game {
     }
 
     /// The result, once the game is over.
+    ///
+    /// From a hand-set position on 2x2, South's one move makes a casa of the
+    /// last four seeds and wins 4-0:
+    ///
+    /// ```
+    /// use hoyito::{BySide, Ending, Game, Move, Rules, Side, Variant};
+    ///
+    /// let rules = Rules::new(Variant::Iii).with_board(2, 1)?;
+    /// let mut game = Game::from_position(rules, "1,3/0,0 S 0-0".parse()?);
+    /// assert_eq!(game.outcome(), None);
+    /// game.play(Move::Sow(0))?;
+    ///
+    /// let outcome = game.outcome().expect("the last seeds were taken");
+    /// assert_eq!(outcome.scores, BySide::new(4, 0));
+    /// assert_eq!(outcome.winner, Some(Side::South));
+    /// assert_eq!((outcome.ending, outcome.plies), (Ending::Normal, 1));
+    /// assert!(game.legal_moves().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -290,6 +329,25 @@ impl Game {
     }
 
     /// Plays a move after checking it.
+    ///
+    /// An illegal move is refused with the reason, and the game is left as
+    /// it was:
+    ///
+    /// ```
+    /// use hoyito::{Game, GameError, IllegalMove, Move, Rules, Side, Variant};
+    ///
+    /// let mut game = Game::new(Rules::new(Variant::I));
+    /// let seven = Move::hole(7).expect("a hole number of 1..16");
+    /// let err = game.play(seven).unwrap_err();
+    /// let reason = IllegalMove::OutOfRange { number: 7, holes: 6, side: Side::South };
+    /// assert_eq!(err, GameError::Illegal { mv: seven, ply: 0, reason });
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "illegal move 7 at ply 0: hole 7 is out of range: South's holes are 1..6"
+    /// );
+    /// assert!(matches!(game.play(Move::Pass), Err(GameError::Illegal { .. })));
+    /// assert_eq!(game.plies(), 0);
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<MoveEffect, GameError> {
         self.play_observed(mv, None)
     }

@@ -3,6 +3,46 @@
 //! The rules engine ([`Position`], [`Game`]) implements `RULES.md` exactly on any
 //! board of two rows of 2 to 16 holes. Modules are private and re-exported here as
 //! one flat API.
+//!
+//! A complete game of Hoyito II on the standard 2x6 board, a greedy player in
+//! South's seat against a random one, reproducible from its seed:
+//!
+//! ```
+//! use hoyito::tournament::rng_from_seed;
+//! use hoyito::{play_game, Agent, BySide, Ending, Game, Greedy, RandomAgent, Rules, Side, Variant};
+//!
+//! let rules = Rules::new(Variant::Ii);
+//! let (mut greedy, mut random) = (Greedy, RandomAgent);
+//! let mut rng = rng_from_seed(2024);
+//! let seats = BySide::new(&mut greedy as &mut dyn Agent, &mut random);
+//! let game = play_game(&rules, Game::new(rules), seats, &mut rng)?;
+//!
+//! let outcome = game.outcome().expect("play_game plays to the end");
+//! assert_eq!(outcome.ending, Ending::Normal);
+//! assert_eq!(outcome.winner, Some(Side::South));
+//! assert_eq!(outcome.scores, BySide::new(48, 0));
+//! assert_eq!(outcome.plies, 54);
+//! assert_eq!(game.moves().len(), 54);
+//! # Ok::<(), hoyito::PlayError>(())
+//! ```
+//!
+//! A few plies from the standard start, read and written in the position
+//! notation of `RULES.md`:
+//!
+//! ```
+//! use hoyito::{Game, Move, Rules, Variant};
+//!
+//! let mut game = Game::new(Rules::new(Variant::Iii));
+//! assert_eq!(game.position().to_string(), "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0");
+//! for text in ["1", "2"] {
+//!     game.play(text.parse::<Move>()?)?;
+//! }
+//! // North's move made a casa: North captured four and moves again.
+//! assert_eq!(game.position().to_string(), "0,0,2,7,2,7/7,1,2,0,8,8 N 0-4");
+//! assert_eq!(game.last_effect().captured, 4);
+//! assert!(game.last_effect().extra_move);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

@@ -13,6 +13,23 @@ use thiserror::Error;
 use crate::rules::MAX_HOLES;
 
 /// One ply.
+///
+/// Read and written as players name moves: the hole number `1..n` in the
+/// mover's own row, or `pass`; stored 0-based in [`Move::Sow`]:
+///
+/// ```
+/// use hoyito::{Move, ParseMoveError};
+///
+/// let third: Move = "3".parse()?;
+/// assert_eq!(third, Move::Sow(2));
+/// assert_eq!(third.to_string(), "3");
+/// assert_eq!("pass".parse::<Move>()?, Move::Pass);
+///
+/// // Hole numbers start at 1, and only digits are read.
+/// assert_eq!("0".parse::<Move>(), Err(ParseMoveError("0".into())));
+/// assert_eq!("+3".parse::<Move>(), Err(ParseMoveError("+3".into())));
+/// # Ok::<(), ParseMoveError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Move {
@@ -24,6 +41,15 @@ pub enum Move {
 
 impl Move {
     /// The move that empties the mover's hole `number` (1-based, as written).
+    ///
+    /// ```
+    /// use hoyito::Move;
+    ///
+    /// assert_eq!(Move::hole(1), Some(Move::Sow(0)));
+    /// assert_eq!(Move::hole(16).map(|mv| mv.to_string()), Some("16".to_string()));
+    /// assert_eq!(Move::hole(0), None);
+    /// assert_eq!(Move::hole(17), None);
+    /// ```
     pub fn hole(number: u8) -> Option<Move> {
         (1..=MAX_HOLES)
             .contains(&number)

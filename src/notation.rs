@@ -14,6 +14,24 @@ use crate::rules::{MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES};
 use crate::side::{BySide, Side};
 
 /// What is wrong with a position string.
+///
+/// Each mistake is named, with what was read:
+///
+/// ```
+/// use hoyito::{ParsePositionError, Position};
+///
+/// let err = |text: &str| text.parse::<Position>().unwrap_err();
+/// assert_eq!(
+///     err("4,4/4,4,4 S 0-0"),
+///     ParsePositionError::RowLengths { south: 2, north: 3 }
+/// );
+/// assert_eq!(err("4,4/4,4 X 0-0"), ParsePositionError::Side("X".into()));
+/// assert_eq!(err("4,4/4,4 S"), ParsePositionError::Fields(2));
+/// assert_eq!(
+///     err("4,4/4,4 S 0").to_string(),
+///     "captures \"0\" must be written <south>-<north>, e.g. 0-0"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParsePositionError {
     /// Not three space-separated fields.

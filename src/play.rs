@@ -27,6 +27,29 @@ pub struct PlayError {
 
 /// Plays `start` to its end with `agents`, telling them of the new game and of
 /// every move. Each agent draws its randomness from `rng`.
+///
+/// An agent that breaks the rules (here one that always passes) stops the
+/// game with a [`PlayError`] naming its seat, its move and the position:
+///
+/// ```
+/// use hoyito::tournament::rng_from_seed;
+/// use hoyito::{play_game, Agent, AgentRng, BySide, Game, Greedy, Move, Rules, Side, Variant};
+///
+/// struct AlwaysPass;
+/// impl Agent for AlwaysPass {
+///     fn choose(&mut self, _game: &Game, _rng: &mut AgentRng) -> Move {
+///         Move::Pass
+///     }
+/// }
+///
+/// let rules = Rules::new(Variant::Ii);
+/// let (mut greedy, mut passer) = (Greedy, AlwaysPass);
+/// let seats = BySide::new(&mut greedy as &mut dyn Agent, &mut passer);
+/// let err = play_game(&rules, Game::new(rules), seats, &mut rng_from_seed(3)).unwrap_err();
+/// assert_eq!((err.side, err.mv), (Side::North, Move::Pass));
+/// assert_eq!(err.game.plies(), 1);
+/// assert_eq!(err.position, err.game.position().to_string());
+/// ```
 pub fn play_game(
     rules: &Rules,
     start: Game,

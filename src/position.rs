@@ -24,6 +24,21 @@ use crate::sowing::{self, Board, Observer, Step, Trace};
 /// A Hoyito position on a board of two rows of `n` holes. Serialized as its
 /// notation.
 ///
+/// Reading a position in the notation of `RULES.md` (South's holes 1..n, then
+/// North's, the side to move, the captures) and printing it back:
+///
+/// ```
+/// use hoyito::{BySide, Position, Side};
+///
+/// let pos: Position = "0,1,2/3,0,5 N 12-8".parse()?;
+/// assert_eq!(pos.holes(), 3);
+/// assert_eq!(pos.row(Side::North), &[3, 0, 5]);
+/// assert_eq!(pos.side_to_move(), Side::North);
+/// assert_eq!(pos.captures(), BySide::new(12, 8));
+/// assert_eq!(pos.to_string(), "0,1,2/3,0,5 N 12-8");
+/// # Ok::<(), hoyito::ParsePositionError>(())
+/// ```
+///
 /// Laid out in field order (`repr(C)`), so that the board starts the
 /// position: a copy of a position is stored in 16-byte pieces from its
 /// start, and the sowing then loads the board in 16-byte pieces from the
@@ -98,6 +113,19 @@ pub enum IllegalMove {
 
 impl Position {
     /// The start position of `rules`: every hole holds `rules.seeds`, South to move.
+    ///
+    /// ```
+    /// use hoyito::{Position, Rules, Side, Variant};
+    ///
+    /// let start = Position::start(&Rules::new(Variant::Ii));
+    /// assert_eq!(start.to_string(), "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0");
+    /// assert_eq!(start.side_to_move(), Side::South);
+    /// assert_eq!(start.seeds_on_board(), 48);
+    ///
+    /// let small = Rules::new(Variant::Ii).with_board(3, 2)?;
+    /// assert_eq!(Position::start(&small).to_string(), "2,2,2/2,2,2 S 0-0");
+    /// # Ok::<(), hoyito::RulesError>(())
+    /// ```
     pub fn start(rules: &Rules) -> Position {
         let mut board = [0u8; 32];
         board[..2 * rules.holes as usize].fill(rules.seeds);
@@ -154,6 +182,21 @@ impl Position {
 
     /// Whether the game is over. The game ends only by taking the last seeds, so a
     /// finished game is exactly one whose board is empty.
+    ///
+    /// South's last seed makes a casa of four, the last seeds on the board,
+    /// and the game is over:
+    ///
+    /// ```
+    /// use hoyito::{Move, Position, Rules, Variant};
+    ///
+    /// let rules = Rules::new(Variant::Ii).with_board(2, 1)?;
+    /// let pos: Position = "1,3/0,0 S 0-0".parse()?;
+    /// assert!(!pos.is_over());
+    /// let (end, effect) = pos.play(&rules, Move::Sow(0))?;
+    /// assert!(effect.game_over && end.is_over());
+    /// assert_eq!(end.to_string(), "0,0/0,0 N 4-0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn is_over(&self) -> bool {
         self.board == [0u8; 32]
@@ -210,6 +253,20 @@ impl Position {
     /// The legal moves. Every non-empty hole of the mover is simulated, since only
     /// simulation shows endless sowing. A player with no legal sowing has one
     /// move, [`Move::Pass`]; a finished game has none.
+    ///
+    /// ```
+    /// use hoyito::{Move, Position, Rules, Variant};
+    ///
+    /// let rules = Rules::new(Variant::I);
+    /// let start = Position::start(&rules);
+    /// let moves: Vec<String> = start.legal_moves(&rules).iter().map(Move::to_string).collect();
+    /// assert_eq!(moves, ["1", "2", "3", "4", "5", "6"]);
+    ///
+    /// // South's row is empty: South's one move is a pass.
+    /// let empty: Position = "0,0,0,0,0,0/4,4,4,4,4,4 S 20-4".parse()?;
+    /// assert_eq!(empty.legal_moves(&rules).as_slice(), [Move::Pass]);
+    /// # Ok::<(), hoyito::ParsePositionError>(())
+    /// ```
     pub fn legal_moves(&self, rules: &Rules) -> MoveList {
         let mut list = MoveList::new();
         self.for_each_child(rules, |mv, _, _| list.push(mv));
@@ -392,6 +449,28 @@ impl Position {
     }
 
     /// Plays `mv` after checking it, under `rules` (variant and last-four option).
+    ///
+    /// Returns the new position (this one is left as it was) and what the
+    /// move did, or why the move is illegal:
+    ///
+    /// ```
+    /// use hoyito::{IllegalMove, Move, Position, Rules, Side, Variant};
+    ///
+    /// let rules = Rules::new(Variant::Ii);
+    /// let start = Position::start(&rules);
+    /// let (next, effect) = start.play(&rules, Move::Sow(0))?;
+    /// assert_eq!(next.to_string(), "2,7,1,6,1,6/6,6,0,1,6,6 N 0-0");
+    /// // Five laps of relay sowing, no casa: North moves next.
+    /// assert_eq!((effect.laps, effect.captured, effect.extra_move), (5, 0, false));
+    /// assert_eq!(start.to_string(), "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0");
+    ///
+    /// let empty = "0,4,4,4,4,4/4,4,4,4,4,4 S 0-0".parse::<Position>()?;
+    /// assert_eq!(
+    ///     empty.play(&rules, Move::Sow(0)),
+    ///     Err(IllegalMove::EmptyHole { number: 1, side: Side::South })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&self, rules: &Rules, mv: Move) -> Result<(Position, MoveEffect), IllegalMove> {
         self.play_observed(rules, mv, &mut ())
     }

@@ -15,6 +15,22 @@ use crate::side::{BySide, Side};
 
 /// The rules and first position of round `round` (1-based) given the previous
 /// round's result.
+///
+/// North opens the even rounds; from round 3 the last seeds go to the
+/// previous round's winner:
+///
+/// ```
+/// use hoyito::{round_setup_after, LastFour, Rules, Side, Variant};
+///
+/// let base = Rules::new(Variant::Iii);
+/// let (rules, start) = round_setup_after(&base, 2, Some(Side::South));
+/// assert_eq!(start.side_to_move(), Side::North);
+/// assert_eq!(rules.last_four, LastFour::Capturer);
+///
+/// let (rules, start) = round_setup_after(&base, 3, Some(Side::North));
+/// assert_eq!(start.side_to_move(), Side::South);
+/// assert_eq!(rules.last_four, LastFour::Player(Side::North));
+/// ```
 pub fn round_setup(base: &Rules, round: u32, previous: Option<&Outcome>) -> (Rules, Position) {
     round_setup_after(base, round, previous.and_then(|o| o.winner))
 }
@@ -52,6 +68,22 @@ pub struct MatchResult {
 /// Plays `rounds` rounds, asking `choose` for every move. `choose` must return a
 /// legal move of the game it is given; the first illegal one ends the match with
 /// the game's error.
+///
+/// A match of four rounds of Hoyito III in which both sides always play their
+/// first legal move:
+///
+/// ```
+/// use hoyito::{play_match, BySide, Rules, Variant};
+///
+/// let result = play_match(&Rules::new(Variant::Iii), 4, |game| game.legal_moves()[0])?;
+/// assert_eq!(result.rounds.len(), 4);
+/// assert_eq!(result.rounds_won, BySide::new(2, 2));
+/// assert_eq!(result.total_seeds, BySide::new(96, 96));
+/// assert_eq!(result.rounds[0].scores, BySide::new(32, 16));
+/// // Round 3's last four go to North, round 2's winner, not to the capturer.
+/// assert_eq!(result.rounds[2].scores, BySide::new(28, 20));
+/// # Ok::<(), hoyito::GameError>(())
+/// ```
 pub fn play_match(
     base: &Rules,
     rounds: u32,

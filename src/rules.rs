@@ -31,6 +31,19 @@ pub const MAX_REPETITIONS: u32 = 100;
 /// Which of the three games.
 /// Written lowercase; read as the command line reads it ([`FromStr`]: any
 /// case, or `1` to `3`), so that `variants = ["II"]` works as `--variant II`.
+///
+/// Reading a variant as a person writes it, and what sets the three apart:
+///
+/// ```
+/// use hoyito::Variant;
+///
+/// assert_eq!("II".parse::<Variant>(), Ok(Variant::Ii));
+/// assert_eq!("3".parse::<Variant>(), Ok(Variant::Iii));
+/// assert_eq!(Variant::Iii.to_string(), "iii");
+/// assert!("iv".parse::<Variant>().is_err());
+/// // Only Hoyito I gives no extra move after a capture.
+/// assert!(!Variant::I.has_extra_move() && Variant::Ii.has_extra_move());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
@@ -210,6 +223,20 @@ impl StallRules {
 }
 
 /// Everything that decides how a game is played.
+///
+/// The standard game of each variant: 2x6, 4 seeds per hole, the stall rules
+/// of `RULES.md`:
+///
+/// ```
+/// use hoyito::{LastFour, Rules, Variant};
+///
+/// for variant in [Variant::I, Variant::Ii, Variant::Iii] {
+///     let rules = Rules::new(variant);
+///     assert_eq!((rules.holes, rules.seeds, rules.total_seeds()), (6, 4, 48));
+///     assert_eq!(rules.stall.no_capture_limit, 200);
+///     assert_eq!(rules.last_four, LastFour::Capturer);
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rules {
     /// Which Hoyito.
@@ -287,6 +314,23 @@ impl Rules {
     }
 
     /// The same rules on a board of `holes` holes per row, checked.
+    ///
+    /// The extended 2x12 board, a small board for solving, and boards the
+    /// engine refuses:
+    ///
+    /// ```
+    /// use hoyito::{Rules, RulesError, Variant};
+    ///
+    /// let extended = Rules::new(Variant::Ii).with_board(12, 4)?;
+    /// assert_eq!((extended.holes, extended.total_seeds()), (12, 96));
+    /// assert_eq!(Rules::new(Variant::I).with_board(3, 2)?.total_seeds(), 12);
+    ///
+    /// let rules = Rules::new(Variant::Iii);
+    /// assert_eq!(rules.with_board(17, 4), Err(RulesError::Holes(17)));
+    /// assert_eq!(rules.with_board(6, 0), Err(RulesError::NoSeeds));
+    /// assert!(matches!(rules.with_board(16, 8), Err(RulesError::TooManySeeds { .. })));
+    /// # Ok::<(), RulesError>(())
+    /// ```
     pub fn with_board(self, holes: u32, seeds: u32) -> Result<Rules, RulesError> {
         check_board(holes, seeds)?;
         Ok(Rules {

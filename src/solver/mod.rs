@@ -28,7 +28,6 @@ pub mod probe;
 pub mod retrograde;
 pub mod shared;
 pub mod start;
-pub mod start_state;
 pub mod strategy;
 pub mod study;
 pub mod table;

@@ -283,6 +283,50 @@ pub struct RunOutcome {
 /// its moves rows, then its metrics rows), flushing after every chunk. `watch` sees every row before
 /// it is written and may stop the run after it; it is told the number of
 /// games written after each write.
+///
+/// Running an experiment from code, as `hoyito run` does: read it, give its
+/// agents their specs (here the shipped ones), open its results directory
+/// and play every game of its schedule, on one thread:
+///
+/// ```
+/// use hoyito::report::read_games_csv;
+/// use hoyito::tournament::{open_run_dir, run_games, Experiment, Lineup, Schedule};
+/// use hoyito::tournament::{Winner, Work, GAMES_FILE};
+/// use hoyito::Roster;
+///
+/// let text = r#"
+///     name = "doc"
+///     seed = 7
+///     games = 4
+///     [rules]
+///     variants = ["ii"]
+///     holes = [6]
+///     [tournament]
+///     format = "round-robin"
+///     agents = ["random", "greedy"]
+/// "#;
+/// let mut experiment = Experiment::parse(text, "doc.toml")?;
+/// experiment.round_to_pairs();
+/// experiment.resolve_agents("doc.toml", || Ok(Roster::builtin()))?;
+/// let (schedule, lineup) = (Schedule::new(&experiment), Lineup::new(experiment.agent_specs()));
+///
+/// let dir = std::env::temp_dir().join(format!("hoyito-doc-run-{}", std::process::id()));
+/// let mut run_dir = open_run_dir(&dir, &experiment, schedule.len(), false)?;
+/// let work = Work { schedule: &schedule, lineup: &lineup, adjudicator: None };
+/// let outcome = run_games(work, 0..schedule.len(), 1, run_dir.sinks(), &mut |_| {})?;
+/// assert_eq!((schedule.len(), outcome.written, outcome.stopped), (4, 4, None));
+///
+/// let mut greedy_wins = 0;
+/// let rows = read_games_csv(&dir.join(GAMES_FILE), |row| match row.winner {
+///     Winner::S if row.south == "greedy" => greedy_wins += 1,
+///     Winner::N if row.north == "greedy" => greedy_wins += 1,
+///     _ => {}
+/// })?;
+/// assert_eq!((rows, greedy_wins), (4, 4));
+/// drop(run_dir); // unlocks the directory
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_games<'a>(
     work: Work<'_>,
     ids: impl Into<GameIds<'a>>,

@@ -20,10 +20,10 @@ use super::error::StartError;
 use super::layer::{ReachableLayer, ValueStore};
 use super::progress::Progress;
 use super::solve::{StartOptions, StartSolve};
+use super::state::{self, Kind, Scratch, ScratchDir, ScratchWriter, StateError};
 use crate::position::Position;
 use crate::side::Side;
 use crate::solver::retrograde::move_value;
-use crate::solver::start_state::{self, Kind, Scratch, ScratchDir, ScratchWriter, StateError};
 
 impl StartSolve {
     /// Solves every reachable layer, smallest first, loading those the state
@@ -42,7 +42,7 @@ impl StartSolve {
             };
             let clock = Instant::now();
             let loaded = match options.state {
-                Some(dir) => start_state::map(dir, ident, Kind::Values, k as u32, 3)?,
+                Some(dir) => state::map(dir, ident, Kind::Values, k as u32, 3)?,
                 None => None,
             };
             let mut sweeps = 0;
@@ -64,14 +64,8 @@ impl StartSolve {
                     sweeps = s;
                     layer.values = match options.state {
                         Some(dir) => {
-                            let mut file = start_state::create(
-                                dir,
-                                ident,
-                                Kind::Values,
-                                k as u32,
-                                n as u64,
-                                3,
-                            )?;
+                            let mut file =
+                                state::create(dir, ident, Kind::Values, k as u32, n as u64, 3)?;
                             let data = file.data_mut();
                             let (head, tail) = data.split_at_mut(n);
                             for (b, &v) in head.iter_mut().zip(&values) {
@@ -176,7 +170,7 @@ impl Successors {
             Successors::File(out, buf) => {
                 buf.extend_from_slice(list);
                 if buf.len() >= 1 << 14 {
-                    out.write(start_state::le_u32s(buf))?;
+                    out.write(state::le_u32s(buf))?;
                     buf.clear();
                 }
             }
@@ -188,7 +182,7 @@ impl Successors {
         Ok(match self {
             Successors::Owned(all) => SuccessorList::Owned(all),
             Successors::File(mut out, buf) => {
-                out.write(start_state::le_u32s(&buf))?;
+                out.write(state::le_u32s(&buf))?;
                 SuccessorList::File(out.finish()?)
             }
         })

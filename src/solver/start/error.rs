@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use crate::solver::start_state::StateError;
+use super::state::StateError;
 
 /// Why a start cannot be solved.
 #[derive(Debug, Error)]

@@ -26,11 +26,11 @@ use super::layer::{canonical, KeyStore, ReachableLayer};
 use super::progress::{LayerSolveStats, Progress};
 use super::solve::{StartOptions, StartSolve};
 use super::spill::{merge_sorted, KeyRun, Pending, SpillStack};
+use super::state::{self, Ident, Kind, Mapped, ScratchDir};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
-use crate::solver::start_state::{self, Ident, Kind, Mapped, ScratchDir};
 
 /// A fast hash for keys that are already well spread (ranks).
 #[derive(Default)]
@@ -93,7 +93,7 @@ impl StartSolve {
             let clock = Instant::now();
             let index = &indexes[k];
             let loaded = match options.state {
-                Some(dir) => start_state::map(dir, ident, Kind::Keys, k as u32, 8)?,
+                Some(dir) => state::map(dir, ident, Kind::Keys, k as u32, 8)?,
                 None => None,
             };
             let mut spills = 0;
@@ -326,7 +326,7 @@ impl Closure<'_> {
         let mut tail: Vec<u64> = fresh.into_iter().collect();
         tail.sort_unstable();
         let total = initial.keys().len() + in_runs + tail.len();
-        let mut file = start_state::create(dir, ident, Kind::Keys, self.k as u32, total as u64, 8)?;
+        let mut file = state::create(dir, ident, Kind::Keys, self.k as u32, total as u64, 8)?;
         let out = file.words_mut()?;
         let mut lists: Vec<&[u64]> = vec![initial.keys(), &tail];
         lists.extend(runs.iter().map(|r| r.keys()));

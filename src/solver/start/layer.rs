@@ -9,10 +9,10 @@
 
 use std::sync::Arc;
 
+use super::state::Mapped;
 use crate::position::Position;
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
-use crate::solver::start_state::Mapped;
 
 /// The key of `pos` (captures ignored) in the index of its layer.
 #[inline]

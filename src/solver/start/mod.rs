@@ -31,7 +31,7 @@
 //! **Out of core.** Without a state directory every layer lives in memory
 //! (12 bytes a position, plus the working set of the largest layer). With
 //! one, the solve is out of core: each finished layer is held memory-mapped
-//! from its state file (see [`crate::solver::start_state`]), so only a
+//! from its state file (see [`crate::solver::start::state`]), so only a
 //! lookup bucket (under a byte a position) and the working set of the layer
 //! being closed or solved stay in memory, and the kernel pages the rest
 //! from disk. The working set is bounded too: the keys waiting for a smaller
@@ -62,6 +62,7 @@ mod layer;
 mod progress;
 mod solve;
 mod spill;
+pub mod state;
 
 pub use budget::{
     disk_needed_mapped, memory_needed, memory_needed_mapped, BYTES_PER_MAPPED_POSITION,

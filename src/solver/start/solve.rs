@@ -13,11 +13,11 @@ use super::budget::{memory_needed, memory_needed_mapped, not_enough, KNOWN_START
 use super::error::StartError;
 use super::layer::{canonical, ReachableLayer};
 use super::progress::{LayerSolveStats, Progress};
+use super::state::{self, Ident};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::side::Side;
 use crate::solver::index::LayerIndex;
-use crate::solver::start_state::{self, Ident};
 
 /// The positions reachable from a start, layer by layer, solved.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ impl StartSolve {
         Ident {
             variant: rules.variant as u8 + 1,
             holes: rules.holes,
-            start: start_state::start_hash(&start.to_string()),
+            start: state::start_hash(&start.to_string()),
         }
     }
 

@@ -11,7 +11,7 @@ use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 use super::layer::Buckets;
-use crate::solver::start_state::{self, Scratch, ScratchDir, ScratchWriter, StateError};
+use super::state::{self, Scratch, ScratchDir, ScratchWriter, StateError};
 
 /// Keeps a growing list of keys small: sorted and without repeats once it
 /// has doubled since the last time.
@@ -67,14 +67,14 @@ impl KeySink {
     fn push(&mut self, key: u64) -> Result<(), StateError> {
         self.buf.push(key);
         if self.buf.len() == self.buf.capacity() {
-            self.out.write(start_state::le_words(&self.buf))?;
+            self.out.write(state::le_words(&self.buf))?;
             self.buf.clear();
         }
         Ok(())
     }
 
     fn finish(mut self) -> Result<Scratch, StateError> {
-        self.out.write(start_state::le_words(&self.buf))?;
+        self.out.write(state::le_words(&self.buf))?;
         self.out.finish()
     }
 }

@@ -98,6 +98,40 @@ impl Experiment {
 
     /// Parses and checks experiment text; `file` names it in errors. Every
     /// unknown key and value is named at once, before the values are read.
+    ///
+    /// An experiment of random against greedy play on Hoyito II, 2x6, with
+    /// the agents given inline (`[roster.NAME]`); a typo is refused with the
+    /// file and the key:
+    ///
+    /// ```
+    /// use hoyito::tournament::{Experiment, Format};
+    /// use hoyito::Variant;
+    ///
+    /// let text = r#"
+    ///     name = "doc"
+    ///     seed = 7
+    ///     games = 3
+    ///     [rules]
+    ///     variants = ["ii"]
+    ///     holes = [6]
+    ///     [tournament]
+    ///     format = "round-robin"
+    ///     agents = ["random", "greedy"]
+    ///     [roster.random]
+    ///     kind = "random"
+    ///     [roster.greedy]
+    ///     kind = "greedy"
+    /// "#;
+    /// let mut experiment = Experiment::parse(text, "doc.toml")?;
+    /// experiment.round_to_pairs();
+    /// assert_eq!(experiment.games, 4);
+    /// assert_eq!(experiment.tournament.format, Format::RoundRobin);
+    /// assert_eq!(experiment.boards()[0].variant, Variant::Ii);
+    ///
+    /// let typo = Experiment::parse(&text.replace("seed =", "sed ="), "doc.toml");
+    /// assert!(typo.unwrap_err().to_string().contains("sed"));
+    /// # Ok::<(), hoyito::tournament::ConfigError>(())
+    /// ```
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
         ConfigError::all(ConfigError::unknowns(
             file,
