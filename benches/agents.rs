@@ -1,11 +1,11 @@
 //! Search speed on one core from the 2x6 and 2x12 start positions of Hoyito II:
 //! alpha-beta nodes per second and MCTS (random rollouts) iterations per second.
 //! Run with `cargo bench --bench agents`; criterion's throughput line is
-//! nodes/s and iterations/s (targets in issue 3: 5M nodes/s, 50k iterations/s on
+//! nodes/s and iterations/s (the targets: 5M nodes/s, 50k iterations/s on
 //! 2x6). Alpha-beta nodes are counted two ways: positions made (every legal
 //! move is simulated to be generated, as chess engines count a node per move
 //! made) and positions visited by the search. The enhanced search (PVS,
-//! aspiration, killers, history, quiescence: issue 12) is measured the same
+//! aspiration, killers, history, quiescence) is measured the same
 //! way to the same depth (`_enhanced`), so that both its speed in nodes per
 //! second and its time to a depth can be set beside the plain search's. The enhanced MCTS entries add
 //! MCTS-Solver, progressive bias and GRAVE, with random rollouts capped at 10

@@ -1,4 +1,4 @@
-//! The cost of an agent in another process (issue 10): games per second of
+//! The cost of an agent in another process: games per second of
 //! `py-random` (agents/examples/random.py over the protocol) against the
 //! built-in random agent, next to built-in random against itself, and the
 //! protocol's round trip per move (`go` out, `move` back, through pipes and

@@ -3,10 +3,10 @@
 //! threads, with and without `moves.csv`, and with `metrics.csv` (the
 //! per-game design measures) beside no moves, and with every record written
 //! (`all_on`: `games.csv`, `moves.csv` and `metrics.csv`, as a run writes
-//! them by default; issue 15). Criterion's throughput line is
+//! them by default). Criterion's throughput line is
 //! games/s; the targets are 100,000 games/s on one thread and 1.8 times that
-//! on two (issue 4), recording moves costs at most 10% (issue 8), and so
-//! does recording measures (issue 13).
+//! on two, recording moves costs at most 10%, and so does recording
+//! measures.
 //! `cargo bench --bench harness`
 
 use std::io;
