@@ -173,6 +173,19 @@ impl ExternalAgent {
         let line = self.process()?.recv(timeout).map_err(forfeit_of)?;
         let mv = match line.parse::<AgentMessage>() {
             Ok(AgentMessage::Move(mv)) => mv,
+            // A hole number no board has (`move 99`) is a move, just not a
+            // legal one: agents/PROTOCOL.md makes that forfeit-illegal.
+            Err(_) if is_hole_number(&line) => {
+                let list: Vec<String> = legal.iter().map(Move::to_string).collect();
+                return Err(Forfeit::new(
+                    ForfeitReason::Illegal,
+                    format!(
+                        "{} is not legal: the legal moves were {}",
+                        line.trim(),
+                        list.join(" ")
+                    ),
+                ));
+            }
             _ => {
                 return Err(Forfeit::new(
                     ForfeitReason::Protocol,
@@ -194,6 +207,16 @@ impl ExternalAgent {
         self.told += 1;
         Ok(mv)
     }
+}
+
+/// Whether `line` is `move N` with N a whole number, whatever its size.
+fn is_hole_number(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("move")
+        && words
+            .next()
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        && words.next().is_none()
 }
 
 /// The forfeit for a failure of the process.

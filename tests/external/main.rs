@@ -107,6 +107,13 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
             "",
             Ending::ForfeitIllegal,
         ),
+        // Hole 99 is on no board, but it is a move, so not a protocol fault.
+        (
+            "out-of-range",
+            "tests/agents/out_of_range.py",
+            "",
+            Ending::ForfeitIllegal,
+        ),
         (
             "dead",
             "tests/agents/dead_at_start.py",
