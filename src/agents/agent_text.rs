@@ -85,7 +85,7 @@ pub fn parse_agent_text(text: &str, roster: &Roster) -> Result<NamedAgent, Agent
         .to_string();
     let mut words = vec![base.to_string()];
     if let Some(overrides) = overrides {
-        let mut pairs = Vec::new();
+        let mut pairs: Vec<(String, String)> = Vec::new();
         for pair in overrides.split(',').filter(|p| !p.trim().is_empty()) {
             let (key, value) = pair
                 .split_once('=')
@@ -94,6 +94,9 @@ pub fn parse_agent_text(text: &str, roster: &Roster) -> Result<NamedAgent, Agent
             let allowed = field_names(&kind);
             if !allowed.contains(&key) {
                 return Err(fail(unknown_key(key, &kind, &allowed)));
+            }
+            if let Some((_, first)) = pairs.iter().find(|(k, _)| k.as_str() == key) {
+                return Err(fail(twice(key, first, value.trim())));
             }
             table.insert(key.to_string(), scalar(value.trim()));
             pairs.push((key.to_string(), value.trim().to_string()));
@@ -130,6 +133,11 @@ pub fn split_agent_list(text: &str) -> Vec<String> {
     agents
 }
 
+/// A key given twice in one spec, as agent files refuse it.
+fn twice(key: &str, first: &str, second: &str) -> String {
+    format!("`{key}` is given twice ({key}={first} and {key}={second}): give each key once")
+}
+
 /// The forms, for messages.
 const FORMS: &str = "give a roster name, KIND[:KEY=VALUE,...], NAME:KEY=VALUE,..., \
                      cmd=COMMAND or a path to an agent file (.toml)";
@@ -157,6 +165,9 @@ fn external(text: &str) -> Result<NamedAgent, String> {
             Some((key, value)) => {
                 if !EXTERNAL_KEYS.contains(&key) {
                     return Err(unknown_key(key, "cmd=", &EXTERNAL_KEYS));
+                }
+                if let Some(first) = table.get(key) {
+                    return Err(twice(key, &first.to_string(), value));
                 }
                 table.insert(key.into(), scalar(value));
                 words.push(format!("{key}{value}"));
@@ -327,6 +338,21 @@ mod tests {
 
     fn parse(text: &str) -> Result<NamedAgent, String> {
         parse_agent_text(text, &roster()).map_err(|e| e.to_string())
+    }
+
+    /// `alphabeta:depth=2,depth=3` searched to depth 3 as
+    /// `alphabeta-depth2-depth3`; agent files refuse duplicate keys, and so
+    /// do specs.
+    #[test]
+    fn a_key_given_twice_in_a_spec_is_refused() {
+        let err = parse("alphabeta:depth=2,depth=3").unwrap_err();
+        assert!(
+            err.contains("`depth` is given twice (depth=2 and depth=3)"),
+            "{err}"
+        );
+        let err = parse("cmd=python3 a.py,move_timeout_ms=5,move_timeout_ms=6").unwrap_err();
+        assert!(err.contains("`move_timeout_ms` is given twice"), "{err}");
+        assert!(parse("alphabeta:depth=2").is_ok());
     }
 
     #[test]
