@@ -497,28 +497,33 @@ fn every_committed_certificate_passes_the_check_and_matches_exact_json() {
     assert!(checked >= 28, "{checked} certificates checked");
 }
 
+/// `solve --outcome --after LINE --threshold T --certificates DIR` on II 2x6.
+fn ii_2x6_shard(line: &str, threshold: &str, dir: &Path) -> std::process::Output {
+    hoyito(&[
+        "solve",
+        "--start",
+        "--outcome",
+        "--variant",
+        "ii",
+        "--holes",
+        "6",
+        "--memory",
+        "64",
+        "--after",
+        line,
+        "--threshold",
+        threshold,
+        "--certificates",
+        s(dir),
+    ])
+}
+
 /// `solve --outcome --after MOVE --threshold 0 --certificates DIR` for each
 /// of South's first moves on II 2x6.
 fn ii_2x6_shards(dir: &Path) -> Vec<PathBuf> {
     for mv in 1..=6 {
         let mv = mv.to_string();
-        let out = hoyito(&[
-            "solve",
-            "--start",
-            "--outcome",
-            "--variant",
-            "ii",
-            "--holes",
-            "6",
-            "--memory",
-            "64",
-            "--after",
-            &mv,
-            "--threshold",
-            "0",
-            "--certificates",
-            s(dir),
-        ]);
+        let out = ii_2x6_shard(&mv, "0", dir);
         assert!(
             out.status.success(),
             "{}",
@@ -561,23 +566,7 @@ fn shards_of_every_first_move_join_into_the_proof_of_the_start() {
     let mut replies = 0;
     for reply in 1..=6 {
         let line = format!("6,{reply}");
-        let out = hoyito(&[
-            "solve",
-            "--start",
-            "--outcome",
-            "--variant",
-            "ii",
-            "--holes",
-            "6",
-            "--memory",
-            "64",
-            "--after",
-            &line,
-            "--threshold",
-            "0",
-            "--certificates",
-            s(&deeper),
-        ]);
+        let out = ii_2x6_shard(&line, "0", &deeper);
         let err = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
             replies += 1;
@@ -649,23 +638,7 @@ fn shards_of_every_first_move_join_into_the_proof_of_the_start() {
     // A shard of another claim (South's proof of a lower bound) is refused.
     let other = dir.join("other");
     std::fs::create_dir_all(&other).unwrap();
-    let out = hoyito(&[
-        "solve",
-        "--start",
-        "--outcome",
-        "--variant",
-        "ii",
-        "--holes",
-        "6",
-        "--memory",
-        "64",
-        "--after",
-        "4",
-        "--threshold",
-        "-40",
-        "--certificates",
-        s(&other),
-    ]);
+    let out = ii_2x6_shard("4", "-40", &other);
     assert!(
         out.status.success(),
         "{}",

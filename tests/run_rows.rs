@@ -16,7 +16,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{hoyito, refused, run_ok, s};
+use crate::common::{hoyito, refused, run_ok, s, SMALL_RUN as SMALL};
 
 /// II on 2x4, random against greedy with self-play: short games, most of
 /// them ended normally, moves and metrics recorded (the defaults).
@@ -24,22 +24,6 @@ const CONFIG: &str = "name = \"rows\"\nseed = 5\ngames = 6\nthreads = 1\n\
      [rules]\nvariants = [\"ii\"]\nholes = [4]\n[openings]\nrandom_plies = 2\n\
      [tournament]\nformat = \"round-robin\"\nagents = [\"random\", \"greedy\"]\n\
      self_play = true\n";
-
-/// Random against greedy on I and II, 2x4 and 2x6: the run that resume and
-/// `report` are shown damaged.
-const SMALL: &str = r#"
-name = "small"
-seed = 11
-games = 4
-[rules]
-variants = ["i", "ii"]
-holes = [4, 6]
-[openings]
-random_plies = 2
-[tournament]
-format = "round-robin"
-agents = ["random", "greedy"]
-"#;
 
 fn write_config(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(format!("{name}.toml"));

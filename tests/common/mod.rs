@@ -14,6 +14,22 @@ pub const AGENTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/agents");
 /// The standard start of 2x6.
 pub const START: &str = "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0";
 
+/// Random against greedy on I and II, 2x4 and 2x6, seed 11, 4 games a
+/// setting: the run that the record and safe-write tests damage.
+pub const SMALL_RUN: &str = r#"
+name = "small"
+seed = 11
+games = 4
+[rules]
+variants = ["i", "ii"]
+holes = [4, 6]
+[openings]
+random_plies = 2
+[tournament]
+format = "round-robin"
+agents = ["random", "greedy"]
+"#;
+
 /// Runs the binary with `args`.
 pub fn hoyito(args: &[&str]) -> Output {
     Command::new(BIN)

@@ -19,7 +19,7 @@ use hoyito::solver::Tablebase;
 use hoyito::tournament::{open_run_dir, Experiment, Schedule};
 use hoyito::Variant;
 
-use crate::common::{hoyito, s, scratch};
+use crate::common::{hoyito, s, scratch, SMALL_RUN as SMALL};
 
 /// The names in `dir` that start with `prefix`.
 fn named(dir: &Path, prefix: &str) -> Vec<String> {
@@ -31,21 +31,6 @@ fn named(dir: &Path, prefix: &str) -> Vec<String> {
     names.sort();
     names
 }
-
-/// Random against greedy on I and II, 2x4 and 2x6.
-const SMALL: &str = r#"
-name = "small"
-seed = 11
-games = 4
-[rules]
-variants = ["i", "ii"]
-holes = [4, 6]
-[openings]
-random_plies = 2
-[tournament]
-format = "round-robin"
-agents = ["random", "greedy"]
-"#;
 
 fn config(dir: &Path, body: &str) -> PathBuf {
     let path = dir.join("small.toml");

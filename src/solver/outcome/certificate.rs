@@ -123,6 +123,17 @@ pub fn line_text(moves: &[Move], sep: &str) -> String {
         .join(sep)
 }
 
+/// The header field naming a shard's line (` after=3,11`), empty for a
+/// search from the start, so that its files read (and hash) as they always
+/// have.
+pub fn after_field(after: &[Move]) -> String {
+    if after.is_empty() {
+        String::new()
+    } else {
+        format!(" after={}", line_text(after, ","))
+    }
+}
+
 /// The position `after` reaches from the standard start of `rules`, or why
 /// the line cannot be played (an illegal move, or a game already over).
 pub fn play_line(rules: &Rules, after: &[Move]) -> Result<Position, String> {
@@ -224,11 +235,7 @@ impl Certificate {
             self.target,
             self.nodes.len()
         );
-        // Written only for a shard, so that a proof from the start reads
-        // (and hashes) as it always has.
-        if !self.after.is_empty() {
-            header.push_str(&format!(" after={}", line_text(&self.after, ",")));
-        }
+        header.push_str(&after_field(&self.after));
         header
     }
 

@@ -16,7 +16,7 @@ use crate::moves::Move;
 use crate::rules::Rules;
 use crate::side::Side;
 
-use super::certificate::{fnv64, fnv64_more, line_text, CertificateError, FNV_START};
+use super::certificate::{after_field, fnv64, fnv64_more, CertificateError, FNV_START};
 use super::transposition::{Entry, NodeKey, Table};
 
 const MAGIC: &str = "HOYITO-PROOF-STATE";
@@ -42,9 +42,7 @@ impl StateOf<'_> {
             self.rules.seeds,
             self.tables
         );
-        if !self.after.is_empty() {
-            header.push_str(&format!(" after={}", line_text(self.after, ",")));
-        }
+        header.push_str(&after_field(self.after));
         header
     }
 }
