@@ -25,6 +25,9 @@ if ! $pip install --quiet open_spiel; then
 fi
 # The README's install command, from the repository root.
 (cd "$root" && CARGO_INCREMENTAL=0 $pip install --quiet ./python)
+# The CLI, for the test that runs one experiment by both roads.
+(cd "$root" && cargo build --quiet)
+export HOYITO_BIN="$root/target/debug/hoyito"
 (cd "$root" && "$venv/bin/python" -m pytest python/tests -q -rs)
 # The speed script as the README runs it, briefly: it must run against the
 # installed package (not the source folder beside it) and reach

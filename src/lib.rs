@@ -73,6 +73,7 @@ pub mod report;
 mod round_match;
 mod rules;
 mod seeding;
+pub mod session;
 mod side;
 pub mod solver;
 mod sowing;

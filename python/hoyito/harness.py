@@ -4,8 +4,10 @@
 An agent is a roster name (``"champion"``, a file of ``agents/``) or a Python
 callable ``(Game) -> move``. The games, their pairs and seeds, the output
 directory (``games.csv``, ``moves.csv``, ``metrics.csv``, ``report.md``,
-``report.html``, ``summary.json``) and the statistics are the CLI's; the
-summary (``summary.json``) is returned as a dict. A Python agent that raises
+``report.html``, ``summary.json``) and the statistics are the CLI's, byte
+for byte: both run the library's one session (its checks, shards, settings
+diff, warnings and report). The summary (``summary.json``) is returned as a
+dict, with the run's warnings (also issued as ``UserWarning``). A Python agent that raises
 forfeits the game (``forfeit-crash``), one that returns something that is not
 a move forfeits with ``forfeit-protocol``, and one that returns an illegal move
 with ``forfeit-illegal``, as an external agent would.
@@ -14,6 +16,7 @@ with ``forfeit-illegal``, as an external agent would.
 import json
 import os
 import re
+import warnings as _warnings
 
 from . import _hoyito
 
@@ -58,10 +61,18 @@ def _toml_str(text):
     return json.dumps(text)
 
 
-def _finish(summary_path, forfeits):
-    with open(summary_path, encoding="utf-8") as f:
-        summary = json.load(f)
-    summary["out"] = os.path.dirname(os.fspath(summary_path))
+def _finish(result, shard):
+    out, summary_path, forfeits, warnings = result
+    for warning in warnings:
+        _warnings.warn(warning, UserWarning, stacklevel=3)
+    if summary_path is None:
+        # A shard has no report of its own: `hoyito merge` joins them.
+        summary = {"shard": shard}
+    else:
+        with open(summary_path, encoding="utf-8") as f:
+            summary = json.load(f)
+    summary["out"] = os.fspath(out)
+    summary["warnings"] = list(warnings)
     summary["python_forfeits"] = [
         {"game_id": g, "agent": a, "reason": r, "detail": d} for g, a, r, d in forfeits
     ]
@@ -83,6 +94,7 @@ def match(
     force=False,
     agents_dir=None,
     record_moves=True,
+    progress=None,
 ):
     """Plays ``pairs`` seat-swapped pairs of games between two agents, as
     ``hoyito match A B --games 2*pairs``, and returns the summary dict.
@@ -92,6 +104,7 @@ def match(
     ``random_plies`` sets the random opening (default: the harness's, 8);
     ``out`` is the results directory (default ``runs/A-vs-B``), resumed when
     it holds the same experiment and replaced with ``force=True``.
+    ``progress(done, total)`` is called after each write of games.
     """
     names = []
     for agent in (agent_a, agent_b):
@@ -120,26 +133,39 @@ def match(
     if not record_moves:
         lines += ["[record]", "moves = false"]
     text = "\n".join(lines) + "\n"
-    path, forfeits = _hoyito.run_experiment(
-        text, "hoyito.match", python, aliases, out, force, agents_dir, None
+    result = _hoyito.run_experiment(
+        text, "hoyito.match", python, aliases, out, force, agents_dir, None, None, progress
     )
-    return _finish(path, forfeits)
+    return _finish(result, None)
 
 
-def run(experiment, agents=None, *, out=None, force=False, agents_dir=None, threads=None):
+def run(
+    experiment,
+    agents=None,
+    *,
+    out=None,
+    force=False,
+    agents_dir=None,
+    threads=None,
+    shard=None,
+    progress=None,
+):
     """Runs an experiment file (``configs/*.toml``), as ``hoyito run FILE``,
     and returns the summary dict.
 
     ``agents`` maps agent names of the experiment's ``[tournament] agents``
     to callables ``(Game) -> move`` (Python agents) or to roster names (the
     name plays as that roster agent); the other names come from the
-    experiment's ``[roster]`` or from ``agents_dir``.
+    experiment's ``[roster]`` or from ``agents_dir``. ``shard="K/N"`` plays
+    one slice of the run, as ``hoyito run --shard K/N`` (default directory
+    ``runs/NAME.shard-K-of-N``; ``hoyito merge`` joins the slices).
+    ``progress(done, total)`` is called after each write of games.
     """
     path = os.fspath(experiment)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     python, aliases = _split(dict(agents or {}))
-    summary_path, forfeits = _hoyito.run_experiment(
-        text, path, python, aliases, out, force, agents_dir, threads
+    result = _hoyito.run_experiment(
+        text, path, python, aliases, out, force, agents_dir, threads, shard, progress
     )
-    return _finish(summary_path, forfeits)
+    return _finish(result, shard)

@@ -6,6 +6,7 @@
 //! Python modules over this one.
 
 mod agents;
+mod callable_agent;
 mod game;
 mod harness;
 mod observe;

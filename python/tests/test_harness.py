@@ -114,3 +114,103 @@ def test_run_an_experiment_file_with_python_agents(tmp_path):
     assert {r["variant"] for r in rows} == {"i", "iii"}
     with pytest.raises(ValueError, match="does not play"):
         hoyito.run(str(config), agents={"stranger": first_legal}, out=str(tmp_path / "x"))
+
+
+def hoyito_bin():
+    """The CLI built from this checkout (python/ci.sh builds it and names it
+    in HOYITO_BIN)."""
+    path = os.environ.get("HOYITO_BIN")
+    if not path:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        for profile in ("release", "debug"):
+            candidate = os.path.join(root, "target", profile, "hoyito")
+            if os.path.exists(candidate):
+                path = candidate
+                break
+    if not path:
+        pytest.skip("no hoyito binary: build it (cargo build) or set HOYITO_BIN")
+    return path
+
+
+def run_files(out):
+    """Every file of a results directory but the run's own timings and
+    lock, by relative path."""
+    files = {}
+    for base, _, names in os.walk(out):
+        for name in names:
+            path = os.path.join(base, name)
+            rel = os.path.relpath(path, out)
+            if rel in ("timings.csv", ".lock") or rel.startswith("agents"):
+                continue
+            with open(path, "rb") as f:
+                files[rel] = f.read()
+    return files
+
+
+IDENTITY_EXPERIMENT = """
+name = "same-road"
+seed = 21
+games = 6
+threads = 2
+[rules]
+variants = ["ii", "iii"]
+holes = [4]
+[tournament]
+format = "round-robin"
+agents = ["greedy", "random", "alphabeta-d4"]
+"""
+
+
+def test_the_cli_and_python_runs_of_one_experiment_write_the_same_bytes(tmp_path):
+    """One session for every road: `hoyito run FILE` and `hoyito.run(FILE)`
+    write byte-identical files (games, moves, metrics, experiment, summary,
+    report, charts), whole and as one shard."""
+    import subprocess
+
+    config = tmp_path / "same.toml"
+    config.write_text(IDENTITY_EXPERIMENT)
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    subprocess.run([hoyito_bin(), "run", str(config), "--out", str(cli)], check=True,
+                   capture_output=True)
+    hoyito.run(str(config), out=str(py))
+    cli_files, py_files = run_files(cli), run_files(py)
+    assert {"games.csv", "moves.csv", "summary.json", "report.md", "report.html"} <= set(cli_files)
+    assert sorted(py_files) == sorted(cli_files)
+    for name in cli_files:
+        assert py_files[name] == cli_files[name], name
+    # One shard of the same run, by both roads.
+    cli_shard, py_shard = tmp_path / "cli-shard", tmp_path / "py-shard"
+    subprocess.run([hoyito_bin(), "run", str(config), "--shard", "2/3", "--out", str(cli_shard)],
+                   check=True, capture_output=True)
+    summary = hoyito.run(str(config), out=str(py_shard), shard="2/3")
+    assert summary["shard"] == "2/3" and "games" not in summary
+    assert run_files(py_shard) == run_files(cli_shard)
+    assert not (py_shard / "summary.json").exists()
+
+
+def test_a_python_run_shows_warnings_progress_and_the_settings_diff(tmp_path):
+    config = tmp_path / "clocked.toml"
+    config.write_text(textwrap.dedent("""
+        name = "clocked"
+        seed = 2
+        games = 4
+        [rules]
+        variants = ["ii"]
+        holes = [4]
+        [roster.quick]
+        kind = "alphabeta"
+        time_ms = 5
+        [tournament]
+        format = "round-robin"
+        agents = ["quick", "random"]
+        """))
+    seen = []
+    out = tmp_path / "w"
+    with pytest.warns(UserWarning, match="by the clock"):
+        summary = hoyito.run(str(config), out=str(out), progress=lambda d, t: seen.append((d, t)))
+    assert any("by the clock" in w for w in summary["warnings"])
+    assert seen and seen[-1] == (4, 4) and all(t == 4 for _, t in seen)
+    # The same directory with another seed: refused, naming what differs.
+    config.write_text(config.read_text().replace("seed = 2", "seed = 3"))
+    with pytest.raises(RuntimeError, match="holds a different experiment: seed is 2 there, 3 here"):
+        hoyito.run(str(config), out=str(out))

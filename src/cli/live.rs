@@ -14,10 +14,9 @@ use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use hoyito::metrics::GameMeasures;
 use hoyito::report::{significant, sprt_summary, write_standings, RunTallies, SprtLine};
-use hoyito::stats::SprtDecision;
-use hoyito::tournament::{Flow, GameRow, SprtTracker, Watch};
+use hoyito::session::Follow;
+use hoyito::tournament::SprtTracker;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use super::interrupt::STOP;
@@ -42,12 +41,9 @@ pub fn sprt_line(tracker: &SprtTracker, cap: u64) -> String {
     )
 }
 
-/// What the run shows while it plays, and the SPRT that may stop it.
+/// What the run shows while it plays, from the session's counts of every
+/// game of the run's slice recorded (resumed ones included).
 pub(super) struct Live<'a> {
-    /// Every game of the run's slice recorded or about to be, in id order
-    /// (its count is the games recorded), and the SPRT that may stop the
-    /// run: the counts the report is drawn from at the end.
-    pub(super) tallies: RunTallies,
     pub(super) order: &'a [String],
     pub(super) total: u64,
     /// Periodic standings every this many games; 0 = none.
@@ -62,9 +58,9 @@ pub(super) struct Live<'a> {
 
 impl Live<'_> {
     /// Prints the standings of the games tallied (above the bar, if any).
-    pub(super) fn print_standings(&mut self) {
-        self.reported = self.tallies.tally().games();
-        let sprt = self.tallies.sprt().map(|tracker| {
+    pub(super) fn print_standings(&mut self, tallies: &RunTallies) {
+        self.reported = tallies.tally().games();
+        let sprt = tallies.sprt().map(|tracker| {
             let config = tracker.sprt().config();
             SprtLine {
                 status: tracker.status(),
@@ -73,14 +69,8 @@ impl Live<'_> {
             }
         });
         let mut text = Vec::new();
-        write_standings(
-            &mut text,
-            self.tallies.tally(),
-            self.order,
-            self.total,
-            sprt,
-        )
-        .expect("writing to memory cannot fail");
+        write_standings(&mut text, tallies.tally(), self.order, self.total, sprt)
+            .expect("writing to memory cannot fail");
         let text = String::from_utf8_lossy(&text);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprint!("{text}")),
@@ -89,26 +79,15 @@ impl Live<'_> {
     }
 }
 
-impl Watch for Live<'_> {
-    /// Always: the tally follows every row, so that the standings printed
-    /// at the end or on Ctrl-C count every game recorded.
-    fn wants_rows(&self) -> bool {
-        true
-    }
-
-    fn game(&mut self, row: &GameRow, measures: Option<&GameMeasures>) -> Flow {
-        let flow = match self.tallies.add(row, measures) {
-            Some(SprtDecision::H0 | SprtDecision::H1) => Flow::Stop,
-            _ => Flow::Continue,
-        };
-        let done = self.tallies.tally().games();
+impl Follow for Live<'_> {
+    fn game(&mut self, tallies: &RunTallies) {
+        let done = tallies.tally().games();
         if self.every > 0 && done >= self.next_report {
             while self.next_report <= done {
                 self.next_report += self.every;
             }
-            self.report(done);
+            self.report(tallies, done);
         }
-        flow
     }
 
     fn written(&mut self, games: u64) {
@@ -125,7 +104,7 @@ impl Watch for Live<'_> {
 impl Live<'_> {
     /// The progress line (when there is no bar) and the standings after
     /// `done` games of the run.
-    fn report(&mut self, done: u64) {
+    fn report(&mut self, tallies: &RunTallies, done: u64) {
         if self.bar.is_none() {
             let games = done - self.first;
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
@@ -139,7 +118,7 @@ impl Live<'_> {
                 eta
             );
         }
-        self.print_standings();
+        self.print_standings(tallies);
     }
 }
 

@@ -241,7 +241,10 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let mut experiment = Experiment::parse(&text, label)?;
     experiment.round_to_pairs();
     experiment.resolve_agents(label, || Ok(roster))?;
-    execute(args.output.session(experiment, label.to_string()))
+    execute(
+        args.output.plan(experiment, label.to_string(), None),
+        args.output.report_every,
+    )
 }
 
 #[cfg(test)]

@@ -22,7 +22,6 @@ mod replay_cmd;
 mod report_cmd;
 mod run_cmd;
 mod session;
-mod settings_diff;
 mod solve_cmd;
 mod solve_start;
 mod start_values;

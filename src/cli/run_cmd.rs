@@ -78,18 +78,6 @@ fn experiment(args: &RunArgs) -> Result<(Experiment, String)> {
 /// Runs `hoyito run`.
 pub fn run(args: RunArgs) -> Result<()> {
     let (experiment, file) = experiment(&args)?;
-    let mut session = args.output.session(experiment, file);
-    if let Some(shard) = args.shard {
-        if args.output.out.is_none() {
-            let name = format!(
-                "{}.shard-{}-of-{}",
-                session.experiment.name,
-                shard.index(),
-                shard.count()
-            );
-            session.out = session.out.with_file_name(name);
-        }
-        session.shard = Some(shard);
-    }
-    execute(session)
+    let plan = args.output.plan(experiment, file, args.shard);
+    execute(plan, args.output.report_every)
 }

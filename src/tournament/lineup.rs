@@ -15,9 +15,17 @@
 //! and the next game starts a fresh one. The pool is per thread, not per
 //! lineup, because a child started with `PR_SET_PDEATHSIG` dies with the
 //! thread that started it: the pool ends with its thread, which sends `quit`.
+//!
+//! A caller whose agents a spec cannot describe (the Python package's
+//! callables) gives the lineup a [`SeatMaker`]: it seats those agents, and
+//! the roster's seats stay the default for the others, so that every path
+//! that plays a scheduled game (the runner, the replay of a match's earlier
+//! rounds) seats them without knowing of them.
 
 use std::cell::RefCell;
+use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::agent::{Agent, AgentRng};
 use crate::agents::{AgentSpec, ExternalAgent};
@@ -27,10 +35,29 @@ use crate::moves::Move;
 use crate::rules::Rules;
 
 /// The agents of an experiment, in `tournament.agents` order.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Lineup {
     agents: Vec<(String, AgentSpec)>,
     log_dir: Option<PathBuf>,
+    seats: Option<Arc<dyn SeatMaker>>,
+}
+
+impl fmt::Debug for Lineup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Lineup")
+            .field("agents", &self.agents)
+            .field("log_dir", &self.log_dir)
+            .field("seats", &self.seats.as_ref().map(|_| "a seat maker"))
+            .finish()
+    }
+}
+
+/// Seats agents that the lineup's specs cannot build (a Python callable),
+/// from any worker thread.
+pub trait SeatMaker: Send + Sync {
+    /// A player for agent `index` of the lineup, or `None` for the
+    /// roster's own (built from its spec).
+    fn seat(&self, index: usize) -> Option<Seat>;
 }
 
 /// What an idle external agent in the pool is for: the same name, spec and
@@ -71,7 +98,15 @@ impl Lineup {
         Lineup {
             agents,
             log_dir: None,
+            seats: None,
         }
+    }
+
+    /// The same lineup, with `seats` seating the agents it makes (the
+    /// others take the roster's seats).
+    pub fn with_seats(mut self, seats: Arc<dyn SeatMaker>) -> Lineup {
+        self.seats = Some(seats);
+        self
     }
 
     /// The same lineup, its external agents' standard error appended to
@@ -112,8 +147,12 @@ impl Lineup {
             .collect()
     }
 
-    /// A player for agent `index`: fresh, or an idle external process.
+    /// A player for agent `index`: the seat maker's, else fresh from its
+    /// spec, or an idle external process.
     pub fn seat(&self, index: usize) -> Seat {
+        if let Some(seat) = self.seats.as_ref().and_then(|maker| maker.seat(index)) {
+            return seat;
+        }
         let (name, spec) = &self.agents[index];
         match spec {
             AgentSpec::Random => Seat::Random,

@@ -44,11 +44,11 @@ pub use config::{
     RunDate, TomlPlace, TournamentConfig, Unknown, UnknownKind, DEFAULT_CONFIG,
     DEFAULT_CONFIG_NAME, MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES,
 };
-pub use lineup::{Lineup, Seat, SeatError};
+pub use lineup::{Lineup, Seat, SeatError, SeatMaker};
 pub use match_rounds::MatchMemory;
 pub use merge::{merge_shards, MergeError, Merged};
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
-pub use play::{empty_row, fill_row, play_measured, play_scheduled, play_seated, GameFailure};
+pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
 pub use round_row::csv_header;
 pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};
@@ -60,8 +60,8 @@ pub use run_dir::{
 pub use run_lock::{lock_exclusive, lock_shared, DirLock, LockError, LOCK_FILE};
 pub use run_rows::{check_run_rows, RowFiles, RunRows};
 pub use runner::{
-    chunk_size, run_games, BlockTimes, Flow, RecordSinks, RunError, RunOutcome, Stopped, Watch,
-    Work,
+    chunk_size, run_games, BlockTimes, Flow, GameForfeit, RecordSinks, RunError, RunOutcome,
+    Stopped, Watch, Work,
 };
 pub use schedule::{Opening, Schedule, ScheduledGame};
 pub use shard::{GameIds, Shard, ShardError};

@@ -19,7 +19,7 @@ use crate::play::PlayError;
 use crate::side::{BySide, Side};
 
 use super::adjudication::Adjudicator;
-use super::lineup::{Lineup, Seat, SeatError};
+use super::lineup::{Lineup, SeatError};
 use super::schedule::{Opening, ScheduledGame};
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_hash::MovesHash;
@@ -56,47 +56,23 @@ pub fn play_scheduled(
     adjudicator: Option<&Adjudicator>,
     on_move: impl FnMut(&Game, Move),
 ) -> Result<Game, GameFailure> {
-    play_measured(scheduled, opening, lineup, adjudicator, None, on_move)
+    play_measured(scheduled, opening, lineup, adjudicator, None, on_move).map(|(game, _)| game)
 }
 
 /// As [`play_scheduled`], and counts the game's design measures in
 /// `measures` when given (started afresh here; every ply, opening
 /// included, is counted). The measures never change the game: they only
-/// read the positions and [`Game::last_effect`].
-pub fn play_measured(
-    scheduled: &ScheduledGame,
-    opening: Opening<'_>,
-    lineup: &Lineup,
-    adjudicator: Option<&Adjudicator>,
-    measures: Option<&mut MeasureRecorder>,
-    on_move: impl FnMut(&Game, Move),
-) -> Result<Game, GameFailure> {
-    play_seated(
-        scheduled,
-        opening,
-        lineup,
-        adjudicator,
-        measures,
-        on_move,
-        |index| lineup.seat(index),
-    )
-    .map(|(game, _)| game)
-}
-
-/// As [`play_measured`], with each seat made by `seat` from the agent's
-/// index in the lineup instead of by [`Lineup::seat`]: for a caller whose
-/// agents the lineup cannot hold (the Python package's callables), which
-/// then plays every game by the same steps. Also returns the forfeit that
-/// ended the game, if one did. Seats go back to the lineup
+/// read the positions and [`Game::last_effect`]. Also returns the forfeit
+/// that ended the game, if one did. Seats come from the lineup
+/// ([`Lineup::seat`], its seat maker's first) and go back to it
 /// ([`Lineup::release`]) at the end.
-pub fn play_seated(
+pub fn play_measured(
     scheduled: &ScheduledGame,
     opening: Opening<'_>,
     lineup: &Lineup,
     adjudicator: Option<&Adjudicator>,
     mut measures: Option<&mut MeasureRecorder>,
     mut on_move: impl FnMut(&Game, Move),
-    seat: impl Fn(usize) -> Seat,
 ) -> Result<(Game, Option<Forfeit>), GameFailure> {
     let rules = scheduled.rules;
     let mut game = scheduled.start();
@@ -131,7 +107,7 @@ pub fn play_seated(
         south: scheduled.south,
         north: scheduled.north,
     };
-    let mut seats = index.map(seat);
+    let mut seats = index.map(|index| lineup.seat(index));
     for side in Side::BOTH {
         seats[side].new_game(&rules);
     }

@@ -30,11 +30,13 @@ use super::play::{empty_row, fill_row, fill_row_from, play_measured, GameFailure
 use super::round_row::RoundColumns;
 use super::schedule::{Schedule, ScheduledGame};
 use super::shard::GameIds;
+use crate::forfeit::Forfeit;
 use crate::game::Outcome;
 use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
 use crate::moves::Move;
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
+use crate::side::Side;
 use crate::solver::mapped_files::{self, TableChanged};
 
 /// A run that stopped.
@@ -120,6 +122,8 @@ struct Chunk {
     /// of them but in a run in rounds, whose rows need the match's memory
     /// and are made by the worker.
     played: Vec<Played>,
+    /// The games that ended by a forfeit, in id order.
+    forfeits: Vec<GameForfeit>,
     /// False when the interrupt flag cut the chunk short.
     complete: bool,
     times: BlockTimes,
@@ -149,6 +153,7 @@ impl Chunk {
         self.measures.clear();
         self.rows.clear();
         self.played.clear();
+        self.forfeits.clear();
         self.complete = true;
         self.times = BlockTimes::default();
     }
@@ -267,6 +272,18 @@ pub enum Stopped {
     Interrupted,
 }
 
+/// A game written that an agent forfeited, and why: the row says how the
+/// game ended (`forfeit-crash`…); this says what the agent did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameForfeit {
+    /// The game.
+    pub game_id: u64,
+    /// The agent that forfeited, by its index in the lineup.
+    pub agent: usize,
+    /// What happened.
+    pub forfeit: Forfeit,
+}
+
 /// What a run did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunOutcome {
@@ -276,6 +293,8 @@ pub struct RunOutcome {
     pub written: u64,
     /// Set when the run ended before its last game.
     pub stopped: Option<Stopped>,
+    /// The games written that ended by a forfeit, in id order.
+    pub forfeits: Vec<GameForfeit>,
 }
 
 /// Plays games `ids` (a range, or a shard's [`GameIds`]) with `threads`
@@ -426,6 +445,12 @@ pub fn run_games<'a>(
                     break;
                 }
                 outcome.written += games as u64;
+                let last_written = done.ids.get(games.wrapping_sub(1)).copied();
+                outcome.forfeits.extend(
+                    done.forfeits
+                        .drain(..)
+                        .filter(|f| last_written.is_some_and(|last| f.game_id <= last)),
+                );
                 watch.written(outcome.written);
                 for (block, (games, time)) in std::mem::take(&mut done.times.blocks) {
                     outcome.times.add(block, games, time);
@@ -536,6 +561,7 @@ fn play_chunk(
         measures: Vec::with_capacity(if options.record_metrics { games } else { 0 }),
         rows: Vec::new(),
         played: Vec::with_capacity(games),
+        forfeits: Vec::new(),
         complete: true,
         times: BlockTimes::default(),
     });
@@ -570,7 +596,7 @@ fn play_chunk(
         block_start.1 += 1;
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
-        let game = play_measured(
+        let (game, forfeit) = play_measured(
             &scheduled,
             opening,
             work.lineup,
@@ -578,6 +604,26 @@ fn play_chunk(
             measures,
             |_, _| {},
         )?;
+        if let Some(forfeit) = forfeit {
+            if interrupted(options.interrupt) {
+                // A forfeit while the run stops may be the stop's doing (an
+                // agent process that got the same Ctrl-C, a Python callable
+                // interrupted): the game is not recorded, and a resumed run
+                // plays it again.
+                block_start.1 -= 1;
+                chunk.complete = false;
+                break;
+            }
+            let agent = match game.position().side_to_move() {
+                Side::South => scheduled.south,
+                Side::North => scheduled.north,
+            };
+            chunk.forfeits.push(GameForfeit {
+                game_id: id,
+                agent,
+                forfeit,
+            });
+        }
         chunk.ids.push(id);
         let outcome = game.outcome().expect("a played game is over");
         if let Some(writer) = round_writer.as_mut() {

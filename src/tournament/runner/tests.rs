@@ -160,3 +160,121 @@ fn a_write_error_stops_the_run_without_hanging() {
     assert!(err.to_string().contains("disk full"), "{err}");
     assert!(written < 40_000);
 }
+
+/// An agent that forfeits every move it is asked for, and sets `stop`
+/// first when told to (as a Python callable interrupted by Ctrl-C does).
+struct Quitter {
+    stop: Option<&'static AtomicBool>,
+}
+
+impl crate::agent::Agent for Quitter {
+    fn choose(&mut self, _: &crate::game::Game, _: &mut crate::agent::AgentRng) -> Move {
+        unreachable!("the runner asks try_choose")
+    }
+
+    fn try_choose(
+        &mut self,
+        _: &crate::game::Game,
+        _: &mut crate::agent::AgentRng,
+    ) -> Result<Move, Forfeit> {
+        if let Some(stop) = self.stop {
+            stop.store(true, Ordering::SeqCst);
+        }
+        Err(Forfeit::new(
+            crate::forfeit::ForfeitReason::Crash,
+            "quit".to_string(),
+        ))
+    }
+}
+
+/// Seats a [`Quitter`] as agent 0.
+struct QuitterSeats {
+    stop: Option<&'static AtomicBool>,
+}
+
+impl crate::tournament::SeatMaker for QuitterSeats {
+    fn seat(&self, index: usize) -> Option<crate::tournament::Seat> {
+        (index == 0).then(|| crate::tournament::Seat::Agent(Box::new(Quitter { stop: self.stop })))
+    }
+}
+
+fn quitter_experiment() -> Experiment {
+    let mut e = Experiment::parse(
+        "name = \"q\"\nseed = 5\ngames = 4\n[rules]\nvariants = [\"ii\"]\nholes = [4]\n\
+         [openings]\nrandom_plies = 0\n[tournament]\nformat = \"round-robin\"\n\
+         agents = [\"quitter\", \"greedy\"]\n[roster.quitter]\nkind = \"random\"\n\
+         [roster.greedy]\nkind = \"greedy\"\n",
+        "q.toml",
+    )
+    .unwrap();
+    e.round_to_pairs();
+    e
+}
+
+/// A watcher that only holds the interrupt flag.
+struct Flagged(&'static AtomicBool);
+
+impl Watch for Flagged {
+    fn interrupt(&self) -> Option<&'static AtomicBool> {
+        Some(self.0)
+    }
+}
+
+#[test]
+fn a_seat_maker_seats_its_agents_and_their_forfeits_are_reported() {
+    let e = quitter_experiment();
+    let schedule = Schedule::new(&e);
+    let lineup =
+        Lineup::new(e.agent_specs()).with_seats(std::sync::Arc::new(QuitterSeats { stop: None }));
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        adjudicator: None,
+    };
+    let mut games = Vec::new();
+    let sinks = RecordSinks {
+        games: &mut games,
+        moves: None,
+        metrics: None,
+    };
+    let outcome = run_games(work, 0..schedule.len(), 2, sinks, &mut |_| {}).unwrap();
+    assert_eq!(outcome.written, 4);
+    // Its spec says random, but the seat maker's agent sat: every game is
+    // a forfeit of agent 0, reported in id order with what it did.
+    let ids: Vec<u64> = outcome.forfeits.iter().map(|f| f.game_id).collect();
+    assert_eq!(ids, vec![0, 1, 2, 3]);
+    assert!(outcome
+        .forfeits
+        .iter()
+        .all(|f| f.agent == 0 && f.forfeit.detail == "quit"));
+    let text = String::from_utf8(games).unwrap();
+    assert_eq!(text.matches("forfeit-crash").count(), 4, "{text}");
+}
+
+#[test]
+fn a_game_forfeited_while_the_run_stops_is_not_recorded() {
+    // The agent sets the interrupt flag as it forfeits, as an agent process
+    // hit by the same Ctrl-C would: the game is the stop's doing, so it is
+    // left for a resumed run to play, and nothing after it is written.
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let e = quitter_experiment();
+    let schedule = Schedule::new(&e);
+    let lineup = Lineup::new(e.agent_specs())
+        .with_seats(std::sync::Arc::new(QuitterSeats { stop: Some(&STOP) }));
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        adjudicator: None,
+    };
+    let mut games = Vec::new();
+    let sinks = RecordSinks {
+        games: &mut games,
+        moves: None,
+        metrics: None,
+    };
+    let outcome = run_games(work, 0..schedule.len(), 1, sinks, &mut Flagged(&STOP)).unwrap();
+    assert_eq!(outcome.written, 0, "{}", String::from_utf8_lossy(&games));
+    assert_eq!(outcome.stopped, Some(Stopped::Interrupted));
+    assert!(outcome.forfeits.is_empty() && games.is_empty());
+    assert_eq!(outcome.times.blocks.values().map(|b| b.0).sum::<u64>(), 0);
+}

@@ -6,8 +6,10 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{bail, Result};
-use hoyito::tournament::{Experiment, EXPERIMENT_FILE};
+use crate::records::run_files::EXPERIMENT_FILE;
+use crate::tournament::Experiment;
+
+use super::error::SessionError;
 
 /// Settings that a run may change in a directory it resumes: `threads` does
 /// not change the results, and a larger `games` extends the run.
@@ -20,7 +22,7 @@ const SHOWN: usize = 6;
 /// anything but [`FREE`], naming each setting with both values. Anything
 /// else (no file, an unreadable one, only `games` differing) is left to the
 /// run directory's own checks.
-pub fn check_same_settings(out: &Path, experiment: &Experiment) -> Result<()> {
+pub fn check_same_settings(out: &Path, experiment: &Experiment) -> Result<(), SessionError> {
     let path = out.join(EXPERIMENT_FILE);
     let Ok(text) = fs::read_to_string(&path) else {
         return Ok(());
@@ -36,12 +38,12 @@ pub fn check_same_settings(out: &Path, experiment: &Experiment) -> Result<()> {
     if diffs.len() > SHOWN {
         shown.push(format!("and {} more", diffs.len() - SHOWN));
     }
-    bail!(
+    Err(SessionError::Refused(format!(
         "{} holds a different experiment: {}; choose another --out directory, or pass \
          --force to delete its results and start again",
         out.display(),
         shown.join("; ")
-    )
+    )))
 }
 
 /// `KEY: A there, B here` for each setting that differs.

@@ -1,0 +1,141 @@
+//! Every check of a run before a byte of it is written: the shard, the
+//! agents' tables, the adjudication tables, a person's input, the SPRT, the
+//! threads, memory and disk, the settings of a directory resumed. What
+//! passes becomes a [`Session`] ready to play, with its warnings as values
+//! for the caller to show.
+
+use crate::agents::{check_human_input, prepare_tables, AgentSpec};
+use crate::openings::opening_warnings;
+use crate::records::run_files::GAMES_FILE;
+use crate::report::{read_games_csv, RunTallies};
+use crate::stats::Sprt;
+use crate::tournament::{
+    check_resources, open_slice_dir, Adjudicator, Experiment, Lineup, Schedule, Shard,
+};
+
+use super::error::SessionError;
+use super::plan::RunPlan;
+use super::settings_diff::check_same_settings;
+use super::Session;
+
+/// Whether a person takes a seat.
+fn lineup_has_human(experiment: &Experiment) -> bool {
+    experiment
+        .agent_specs()
+        .iter()
+        .any(|(_, spec)| *spec == AgentSpec::Human)
+}
+
+/// Refuses to shard what cannot be split: an SPRT stops at the first game
+/// where its test decides, in id order, which a slice cannot know; a person
+/// cannot sit at several machines.
+fn check_shardable(experiment: &Experiment, source: &str) -> Result<(), SessionError> {
+    if experiment.sprt.is_some() {
+        return Err(SessionError::Refused(format!(
+            "{source}: --shard: an experiment with [sprt] stops at the game where its test \
+             decides, in game order, so it cannot be split into shards; run it whole"
+        )));
+    }
+    if lineup_has_human(experiment) {
+        return Err(SessionError::Refused(format!(
+            "{source}: --shard: a human agent plays; run it whole"
+        )));
+    }
+    Ok(())
+}
+
+impl Session {
+    /// Checks `plan` and opens its results directory (created, resumed or
+    /// extended), reading back the games it already holds.
+    pub fn prepare(plan: RunPlan) -> Result<Session, SessionError> {
+        let RunPlan {
+            experiment,
+            source,
+            out,
+            force,
+            shard,
+            seats,
+        } = plan;
+        if shard.is_some() {
+            check_shardable(&experiment, &source)?;
+        }
+        let mut lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
+        if let Some(seats) = seats {
+            lineup = lineup.with_seats(seats);
+        }
+        // Tablebase agents build their tables now, so that one that cannot
+        // fails to start with its reason, before the results directory is
+        // touched.
+        for rules in experiment.boards() {
+            for (name, spec) in experiment.agent_specs() {
+                prepare_tables(&spec, &rules)
+                    .map_err(|e| SessionError::step(format!("{source}: agent {name}"), e))?;
+            }
+        }
+        // Adjudication tables are opened (mapped and checked) now: a
+        // missing, partial or mismatched table stops the run before the
+        // first game.
+        let adjudicator = Adjudicator::new(&experiment.adjudication, &experiment.boards())
+            .map_err(|e| SessionError::step(format!("{source}: [adjudication]"), e))?;
+        // A person at the board: their input must be readable, and one game
+        // at a time.
+        let human = lineup_has_human(&experiment);
+        if human {
+            check_human_input()
+                .map_err(|e| SessionError::step(format!("{source}: a human agent plays"), e))?;
+        }
+        let mut warnings = Vec::new();
+        let clocked = lineup.unreproducible();
+        if !clocked.is_empty() {
+            warnings.push(format!(
+                "{source}: {} play(s) by the clock: results will differ from run to run, \
+                 and a resumed run will not equal an uninterrupted one",
+                clocked.join(", ")
+            ));
+        }
+        for warning in opening_warnings(&experiment) {
+            warnings.push(format!("{source}: {warning}"));
+        }
+        if let Some(config) = experiment.sprt {
+            Sprt::new(config).map_err(|e| SessionError::step("the experiment's [sprt]", e))?;
+        }
+        let schedule = Schedule::new(&experiment);
+        let total = shard.unwrap_or(Shard::WHOLE).games(&schedule);
+        // Threads, memory and disk, before the directory is touched.
+        for warning in check_resources(&experiment, &out, total)? {
+            warnings.push(format!("{source}: {warning}"));
+        }
+        if !force && shard.is_none() {
+            check_same_settings(&out, &experiment)?;
+        }
+        let run_dir = open_slice_dir(&out, &experiment, &schedule, shard, force)?;
+        let first = run_dir.done;
+        let threads = match experiment.threads {
+            _ if human => 1,
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let mut tallies = RunTallies::new(Some(&experiment), &[])?;
+        if first > 0 {
+            // Standings and the SPRT carry on from the games already recorded.
+            let games = out.join(GAMES_FILE);
+            read_games_csv(&games, |row| tallies.add_recorded(row))
+                .map_err(|e| SessionError::step(format!("resuming from {}", games.display()), e))?;
+        }
+        Ok(Session {
+            experiment,
+            source,
+            out,
+            shard,
+            lineup,
+            adjudicator,
+            schedule,
+            run_dir,
+            total,
+            threads,
+            human,
+            warnings,
+            tallies,
+        })
+    }
+}
