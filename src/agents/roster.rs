@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::agents::alphabeta::max_depth;
 use crate::agents::spec::AgentSpec;
 use crate::tournament::{check_regular_file, TomlPlace};
 
@@ -129,7 +130,12 @@ const KINDS: &[&str] = &[
 fn fields_of(kind: &str) -> &'static [FieldSpec] {
     match kind {
         "alphabeta" => &[
-            ("depth", Type::Count, false, "an integer from 1 to 64"),
+            (
+                "depth",
+                Type::Count,
+                false,
+                concat!("an integer from 1 to ", max_depth!()),
+            ),
             ("nodes", Type::Count, false, "an integer at least 1"),
             ("time_ms", Type::Count, false, "an integer at least 1"),
             (

@@ -142,7 +142,8 @@ fn match_name(args: &MatchArgs, agent: &str, opponent: &str) -> String {
         .to_string()
 }
 
-/// The experiment file equivalent to the flags.
+/// The experiment file equivalent to the flags, but its agents (the
+/// caller puts their specs in its roster).
 fn experiment_text(args: &MatchArgs, agent: &NamedAgent, opponent: &NamedAgent) -> Result<String> {
     let mut doc = toml::Table::new();
     doc.insert(
@@ -186,12 +187,6 @@ fn experiment_text(args: &MatchArgs, agent: &NamedAgent, opponent: &NamedAgent) 
         ]),
     );
     doc.insert("tournament".into(), tournament.into());
-    let mut roster = toml::Table::new();
-    for named in [agent, opponent] {
-        let spec = toml::Value::try_from(&named.spec).expect("an agent spec is plain TOML data");
-        roster.insert(named.name.clone(), spec);
-    }
-    doc.insert("roster".into(), roster.into());
     if args.tablebase.is_some() || args.adjudicate_decided {
         let mut adjudication = toml::Table::new();
         if let Some(dir) = &args.tablebase {
@@ -239,6 +234,11 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let label = "hoyito match";
     let text = experiment_text(&args, &first, &second)?;
     let mut experiment = Experiment::parse(&text, label)?;
+    // The agents go in as the typed specs their flags were read into, not
+    // written out as TOML and read again.
+    for named in [first, second] {
+        experiment.roster.insert(named.name, named.spec);
+    }
     experiment.round_to_pairs();
     experiment.resolve_agents(label, || Ok(roster))?;
     execute(

@@ -58,11 +58,21 @@ pub struct AlphaBetaBudget {
     pub time_ms: Option<u64>,
 }
 
+/// The deepest iteration allowed, as a literal: [`AlphaBetaBudget::MAX_DEPTH`]
+/// and the agent files' description of `depth` are both written from it, so
+/// the limit is stated once (and checked once, by `AgentSpec::validate`).
+macro_rules! max_depth {
+    () => {
+        64
+    };
+}
+pub(crate) use max_depth;
+
 impl AlphaBetaBudget {
     /// The default depth: [`AlphaBeta`] with no parameter searches 8 plies.
     pub const DEFAULT_DEPTH: u32 = 8;
     /// The deepest iteration allowed, the cap when only nodes or time are given.
-    pub const MAX_DEPTH: u32 = 64;
+    pub const MAX_DEPTH: u32 = max_depth!();
 }
 
 /// The result of one search.
