@@ -18,6 +18,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ._actions import action_index
 from ._hoyito import Agent, Game
 
 __all__ = ["HoyitoEnv"]
@@ -105,7 +106,7 @@ class HoyitoEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action):
-        action = int(action)
+        action = action_index(action)
         if action not in self.game.legal_moves():
             if self.illegal == "raise":
                 self.game.play(action)  # raises ValueError with the engine's message

@@ -20,6 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ._actions import action_index
 from ._hoyito import Game
 
 __all__ = ["env", "raw_env"]
@@ -122,7 +123,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.game.play(int(action))
+        self.game.play(action_index(action))
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_over():
             south, north = self.game.returns()

@@ -3,7 +3,8 @@
 //!
 //! A Python agent is an agent outside the engine, like an external one, and
 //! forfeits as one does: an exception is `forfeit-crash`, a return value that
-//! is not a move `forfeit-protocol`, an illegal move `forfeit-illegal`. It is
+//! is not a move `forfeit-protocol`, an illegal move `forfeit-illegal`
+//! (`SystemExit` too is a crash; `KeyboardInterrupt` stops the run). It is
 //! recorded in `experiment.toml` as an `external` spec whose command names the
 //! callable (`python-agent:module.qualname`), never run. The callable is
 //! called with the GIL held, from the worker threads.
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 use hoyito::tournament::{Seat, SeatMaker};
 use hoyito::{Agent, AgentRng, AgentSpec, Forfeit, ForfeitReason, Game, Move};
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
 use crate::game::PyGame;
@@ -40,7 +41,9 @@ impl Agent for PythonAgent {
             let value = match self.callable.call1(py, (arg,)) {
                 Ok(value) => value,
                 Err(err) => {
-                    if !err.is_instance_of::<PyException>(py) {
+                    // Ctrl-C seen by the callable stops the run; anything
+                    // else it raises (SystemExit included) is its crash.
+                    if err.is_instance_of::<PyKeyboardInterrupt>(py) {
                         STOP.store(true, Ordering::SeqCst);
                     }
                     return Err(Forfeit::new(

@@ -42,3 +42,24 @@ def test_a_callable_opponent():
     env = HoyitoEnv(opponent=lambda game: game.legal_moves()[0], side="south")
     obs, info = env.reset(seed=1)
     assert obs.shape == (14,)
+
+
+@pytest.mark.parametrize("action", [3.5, "3", True, 3.0])
+def test_an_action_that_is_not_an_integer_is_refused(action):
+    """As Gymnasium's Discrete: step(3.5), step('3') and step(True) raise
+    instead of playing hole 3."""
+    env = HoyitoEnv(side="south")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="an action is an integer"):
+        env.step(action)
+    assert env.game.plies == 0
+
+
+def test_numpy_integers_are_actions():
+    import numpy as np
+
+    for action in (np.int64(3), np.array(3, dtype=np.int32), np.uint8(3)):
+        env = HoyitoEnv(side="south")
+        env.reset(seed=0)
+        env.step(action)
+        assert env.game.plies >= 1

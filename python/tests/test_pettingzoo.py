@@ -43,3 +43,12 @@ def test_a_loop_plays_games_to_the_end_with_extra_moves():
         env.step(action)
     assert rewards["south"] == -rewards["north"]
     assert repeated > 0  # a capture gave an extra move
+
+
+def test_an_action_that_is_not_an_integer_is_refused():
+    env = hz.env(variant="ii", holes=6)
+    env.reset(seed=0)
+    for action in (3.5, "3", True):
+        with pytest.raises(TypeError, match="an action is an integer"):
+            env.unwrapped.step(action)
+    assert env.unwrapped.game.plies == 0
