@@ -560,3 +560,39 @@ fn the_cli_solves_out_of_core_where_memory_refuses() {
         .collect();
     assert!(leftovers.is_empty(), "scratch left behind: {leftovers:?}");
 }
+
+/// `solve` refuses to replace the files of --json and --book without
+/// --force, as `book`, `export` and `tune` refuse, before any work; with
+/// --force it writes them.
+#[test]
+fn solve_does_not_overwrite_json_or_book_without_force() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (json, book) = (dir.path().join("start.json"), dir.path().join("book.txt"));
+    for (path, args) in [
+        (&json, vec!["--json", s(&json)]),
+        (
+            &book,
+            vec!["--prove", "--book-plies", "1", "--book", s(&book)],
+        ),
+    ] {
+        std::fs::write(path, "kept\n").unwrap();
+        let mut base = vec!["solve", "--start", "--variant", "ii", "--holes", "3"];
+        base.extend(args.iter().copied());
+        let out = hoyito(&base);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("exists: choose another file or pass --force"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(path).unwrap(), "kept\n");
+        base.push("--force");
+        let out = hoyito(&base);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_ne!(std::fs::read_to_string(path).unwrap(), "kept\n");
+    }
+}

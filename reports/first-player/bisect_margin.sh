@@ -16,7 +16,7 @@ trap 'rm -rf "$scratch"' EXIT
 ask() { # ask T DIR JSON: prints proved, disproved or open
     "$bin" solve --start --outcome --variant "$variant" --holes "$holes" --threshold "$1" \
         --exact-up-to "$upto" --tables "tables/outcome/$variant-$holes" --memory "${MEMORY_MB:-4096}" \
-        --max-seconds "$seconds" --certificates "$2" --json "$3" 2> /dev/null |
+        --max-seconds "$seconds" --certificates "$2" --json "$3" --force 2> /dev/null |
         sed -n "s/^south margin >= $1: //p" | cut -d' ' -f1
 }
 while ((low < high)); do

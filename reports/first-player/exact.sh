@@ -42,7 +42,7 @@ for start in $starts; do
         continue
     fi
     "$bin" solve --start --variant "${start%:*}" --holes "${start#*:}" \
-        --json "$scratch/start.json" > /dev/null
+        --json "$scratch/start.json" --force > /dev/null
     rows+=("    $(cat "$scratch/start.json")")
 done
 # Starts whose reachable positions do not fit in memory: proved by the two
@@ -54,7 +54,7 @@ for start in $proved; do
     IFS=: read -r variant holes upto <<< "$start"
     "$bin" solve --start --prove --variant "$variant" --holes "$holes" \
         --exact-up-to "$upto" --tables "$tables_dir/$variant-$holes" \
-        --node-budget "${NODE_BUDGET:-60000000}" --json "$scratch/start.json" > /dev/null
+        --node-budget "${NODE_BUDGET:-60000000}" --json "$scratch/start.json" --force > /dev/null
     rows+=("    $(cat "$scratch/start.json")")
 done
 # The perfect openings (openings/perfect/): every line of 8 plies from the
@@ -66,7 +66,7 @@ for start in i:5:24 i:6:20 ii:5:24 iii:5:24 ii:6:20 iii:6:20; do
     IFS=: read -r variant holes upto <<< "$start"
     "$bin" solve --start --prove --variant "$variant" --holes "$holes" \
         --exact-up-to "$upto" --tables "$tables_dir/$variant-$holes" \
-        --book-plies 8 --book "openings/perfect/$variant-2x$holes.txt" > /dev/null
+        --book-plies 8 --book "openings/perfect/$variant-2x$holes.txt" --force > /dev/null
 done
 if [[ -f "$low_run/games.csv" ]]; then
     # The full 2x4 tables, for the openings the studies played.

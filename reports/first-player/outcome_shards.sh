@@ -24,7 +24,7 @@ for ((k = 1; k <= holes; k++)); do
     "$bin" solve --start --outcome --variant "$variant" --holes "$holes" --after "$after" \
         --threshold "$question" --memory "${MEMORY_MB:-4096}" --max-seconds "$seconds" \
         --checkpoint "$out/state/$k.state" --checkpoint-every 300 \
-        --certificates "$out/certificates" --json "$json.part" 2> "$out/state/$k.log" > /dev/null
+        --certificates "$out/certificates" --json "$json.part" --force 2> "$out/state/$k.log" > /dev/null
     rc=$?
     set -e
     if [[ $rc -ne 0 ]]; then

@@ -27,7 +27,7 @@ mkdir -p "$dir/outcomes" "$dir/certificates"
 for start in ${STARTS:-$default}; do
     IFS=: read -r variant holes upto seconds <<< "$start"
     args=(solve --start --outcome --variant "$variant" --holes "$holes" --memory "${MEMORY_MB:-2048}"
-          --certificates "$dir/certificates" --json "$dir/outcomes/$variant-$holes.json")
+          --certificates "$dir/certificates" --json "$dir/outcomes/$variant-$holes.json" --force)
     if [[ $upto != 0 ]]; then
         args+=(--exact-up-to "$upto" --tables "$tables_dir/$variant-$holes")
     fi

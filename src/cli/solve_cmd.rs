@@ -7,7 +7,7 @@
 //! and no flag has a one-letter form that could be taken for another
 //! (`-v` is not `--variant`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -142,6 +142,9 @@ pub struct SolveArgs {
     /// reports/first-player/exact.json).
     #[arg(long, value_name = "FILE", requires = "start")]
     json: Option<PathBuf>,
+    /// Overwrite the files of --json and --book when they exist.
+    #[arg(long)]
+    force: bool,
     /// Build only the layers that the layer of --max-seeds needs (max, max-4, ...
     /// and 0) instead of every layer.
     #[arg(long)]
@@ -220,8 +223,22 @@ fn refuse_seeds(_: &str) -> Result<u32, String> {
     )
 }
 
+/// Refuses to replace an existing file of `flag` without --force, before
+/// any work is done (as `book`, `export` and `tune` refuse).
+fn check_output(flag: &str, path: Option<&Path>, force: bool) -> Result<()> {
+    match path {
+        Some(path) if !force && path.symlink_metadata().is_ok() => anyhow::bail!(
+            "{flag} {}: exists: choose another file or pass --force to overwrite it",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// `hoyito solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
+    check_output("--json", args.json.as_deref(), args.force)?;
+    check_output("--book", args.book.as_deref(), args.force)?;
     if args.exact_up_to.is_some() && !(args.prove || args.outcome) {
         anyhow::bail!("--exact-up-to is used only with --prove or --outcome");
     }
