@@ -25,13 +25,19 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::agents::{AlphaBeta, AlphaBetaBudget, Mcts, MctsParams, RolloutPolicy, SearchOptions};
-use crate::game::Game;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::tournament::{
-    run_games, Adjudicator, ConfigError, Experiment, Lineup, RecordSinks, RunError, Schedule, Work,
-};
+use crate::agents::alphabeta::options::SearchOptions;
+use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
+use crate::agents::mcts::rollout::RolloutPolicy;
+use crate::agents::mcts::{Mcts, MctsParams};
+use crate::engine::game::Game;
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::tournament::adjudication::Adjudicator;
+use crate::tournament::config::error::ConfigError;
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::lineup::Lineup;
+use crate::tournament::runner::{run_games, RecordSinks, RunError, Work};
+use crate::tournament::schedule::Schedule;
 
 /// A bench that could not run.
 #[derive(Debug, Error)]
@@ -47,7 +53,7 @@ pub enum BenchError {
     Tables(String),
     /// The adjudication tables could not be opened.
     #[error(transparent)]
-    Adjudication(#[from] crate::tournament::AdjudicationError),
+    Adjudication(#[from] crate::tournament::adjudication::AdjudicationError),
 }
 
 /// Games played and plies in them, and the time they took.
@@ -147,7 +153,7 @@ fn run_experiment(text: &str, threads: usize) -> Result<Throughput, BenchError> 
     // understood).
     for rules in experiment.boards() {
         for (_, spec) in experiment.agent_specs() {
-            crate::agents::prepare_tables(&spec, &rules)
+            crate::agents::build::prepare_tables(&spec, &rules)
                 .map_err(|e| BenchError::Tables(e.to_string()))?;
         }
     }
@@ -351,7 +357,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::game::Game;
+    use crate::engine::game::Game;
 
     #[test]
     fn the_ply_counter_sums_the_plies_column_of_each_row() {

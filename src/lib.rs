@@ -46,44 +46,23 @@
 
 #![warn(missing_docs)]
 
-mod agent;
 mod agents;
 pub mod batch;
 pub mod bench;
-mod bits;
-mod board_key;
-mod csv_text;
-mod diagram;
-mod forfeit;
-mod game;
+mod engine;
 pub mod human;
 pub mod metrics;
-mod moves;
-mod notation;
 pub mod openings;
-mod perft;
-mod play;
-mod position;
-mod prefetch;
 pub mod protocol;
-mod record;
 mod records;
-mod repetition;
 pub mod report;
-mod round_match;
-mod rules;
-mod seeding;
 pub mod session;
-mod side;
 pub mod solver;
-mod sowing;
 pub mod stats;
 pub mod strength;
-mod toml_place;
 pub mod tournament;
 pub mod tune;
 
-pub use agent::{Agent, AgentRng};
 pub use agents::{analyse, shared_tables_in, Analyse, Analysis, AnalysisError, SearchOptions};
 pub use agents::{
     builtin_agent_text, parse_agent_text, split_agent_list, AgentNotes, AgentTextError,
@@ -101,19 +80,20 @@ pub use agents::{
 };
 pub use agents::{logistic_reward, MctsInfo, MctsOptions, MoveStats, Proof, LEAF_SCALE};
 pub use agents::{prepare_tables, shared_tables, EvalSpec, Evaluator, TablebaseAgentError};
-pub use diagram::{describe_step, diagram, hole_name};
-pub use forfeit::{Forfeit, ForfeitReason};
-pub use game::{stalled_scores, Ending, Game, GameError, Outcome};
-pub use moves::{Move, MoveList, ParseMoveError};
-pub use notation::ParsePositionError;
-pub use perft::perft;
-pub use play::{play_game, PlayError};
-pub use position::{IllegalMove, MoveEffect, Position};
-pub use record::GameRecord;
-pub use round_match::{play_match, round_setup, round_setup_after, MatchResult};
-pub use rules::{
+pub use engine::agent_trait::{Agent, AgentRng};
+pub use engine::diagram::{describe_step, diagram, hole_name};
+pub use engine::forfeit::{Forfeit, ForfeitReason};
+pub use engine::game::{stalled_scores, Ending, Game, GameError, Outcome};
+pub use engine::game_loop::{play_game, PlayError};
+pub use engine::game_record::GameRecord;
+pub use engine::moves::{Move, MoveList, ParseMoveError};
+pub use engine::notation::ParsePositionError;
+pub use engine::perft::perft;
+pub use engine::position::{IllegalMove, MoveEffect, Position};
+pub use engine::rounds_match::{play_match, round_setup, round_setup_after, MatchResult};
+pub use engine::rules::{
     check_board, LastFour, Leftover, Rules, RulesError, StallRules, UnknownVariant, Variant,
     MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,
 };
-pub use side::{BySide, Side};
-pub use sowing::{Board, CaptureKind, Observer, Step, Trace, MAX_RELAY_LAPS};
+pub use engine::side::{BySide, Side};
+pub use engine::sowing::{Board, CaptureKind, Observer, Step, Trace, MAX_RELAY_LAPS};

@@ -219,7 +219,7 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-fn to_table(spec: &crate::agents::AgentSpec) -> toml::Table {
+fn to_table(spec: &crate::agents::spec::AgentSpec) -> toml::Table {
     toml::Value::try_from(spec)
         .ok()
         .and_then(|v| v.as_table().cloned())
@@ -330,7 +330,7 @@ fn safe_name(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::AgentSpec;
+    use crate::agents::spec::AgentSpec;
 
     fn roster() -> Roster {
         Roster::builtin()

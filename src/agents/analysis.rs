@@ -8,14 +8,15 @@
 
 use thiserror::Error;
 
-use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::AlphaBeta;
-use crate::agents::mcts::{Mcts, Proof};
+use crate::agents::mcts::node::Proof;
+use crate::agents::mcts::Mcts;
 use crate::agents::spec::AgentSpec;
 use crate::agents::tablebase::TablebaseAgentError;
-use crate::forfeit::Forfeit;
-use crate::game::Game;
-use crate::moves::Move;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::forfeit::Forfeit;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
 
 /// The most moves of a principal variation reported.
 const PV_MAX: usize = 32;
@@ -145,7 +146,7 @@ pub fn analyse(
 mod tests {
     use super::*;
     use crate::agents::alphabeta::AlphaBetaBudget;
-    use crate::rules::{Rules, Variant};
+    use crate::engine::rules::{Rules, Variant};
     use rand::SeedableRng;
 
     #[test]

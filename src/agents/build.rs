@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use crate::agent::Agent;
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
 use crate::agents::diverse::Diverse;
 use crate::agents::external::{ExternalAgent, ExternalCommand};
@@ -14,7 +13,8 @@ use crate::agents::mcts::{Mcts, MctsOptions, MctsParams};
 use crate::agents::random::RandomAgent;
 use crate::agents::spec::{AgentSpec, MAX_ITERATIONS, MAX_TABLEBASE_DEPTH};
 use crate::agents::tablebase::{shared_tables_in, TablebaseAgent, TablebaseAgentError};
-use crate::rules::Rules;
+use crate::engine::agent_trait::Agent;
+use crate::engine::rules::Rules;
 use crate::solver::MAX_TABLE_SEEDS;
 
 impl AgentSpec {

@@ -14,12 +14,12 @@
 //! With the agent's `seed` key the mixed moves are drawn from a stream of the
 //! game's generator of the agent's own, so that two seeds mix two ways.
 
-use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::AlphaBeta;
-use crate::game::Game;
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::seeding::with_own_stream;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::seeding::with_own_stream;
 use rand::Rng;
 
 /// An alpha-beta agent that mixes its first moves (see the module docs).
@@ -116,7 +116,7 @@ impl Agent for Diverse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::AlphaBetaBudget;
+    use crate::agents::alphabeta::AlphaBetaBudget;
     use rand::SeedableRng;
 
     fn searcher(depth: u32) -> AlphaBeta {
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn mixes_only_moves_within_the_margin_and_only_in_the_opening() {
-        let rules = Rules::new(crate::rules::Variant::Ii);
+        let rules = Rules::new(crate::engine::rules::Variant::Ii);
         let game = Game::new(rules);
         let mut agent = Diverse::new(searcher(4), 2, 0);
         let scored = agent.scored_moves(&game);
@@ -174,14 +174,15 @@ mod tests {
 
     #[test]
     fn a_seed_mixes_another_way_reproducibly() {
-        let game = Game::new(Rules::new(crate::rules::Variant::Ii));
+        let game = Game::new(Rules::new(crate::engine::rules::Variant::Ii));
         let picks = |seed: Option<u64>| -> Vec<Move> {
-            let inner = searcher(2).with_options(crate::agents::SearchOptions {
-                diverse_plies: 2,
-                diverse_margin: 255,
-                seed,
-                ..Default::default()
-            });
+            let inner =
+                searcher(2).with_options(crate::agents::alphabeta::options::SearchOptions {
+                    diverse_plies: 2,
+                    diverse_margin: 255,
+                    seed,
+                    ..Default::default()
+                });
             let mut agent = Diverse::new(inner, 2, 255);
             (0..32)
                 .map(|g| agent.choose(&game, &mut AgentRng::seed_from_u64(g)))

@@ -14,8 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::evaluator::Evaluator;
-use crate::agents::learned::{LearnedEval, Weights};
+use crate::agents::eval_choice::Evaluator;
+use crate::agents::eval_learned::{LearnedEval, Weights};
 
 /// An evaluation, as written in agent files (`[eval]`, tagged by `kind`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

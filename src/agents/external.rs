@@ -17,15 +17,14 @@ use std::time::Duration;
 
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng};
-use crate::forfeit::{Forfeit, ForfeitReason};
-use crate::game::Game;
-use crate::moves::Move;
-use crate::protocol::{
-    AgentMessage, AgentProcess, GameResult, HarnessMessage, ProcessError, PROTOCOL_VERSION,
-};
-use crate::rules::{LastFour, Leftover, Rules};
-use crate::side::Side;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::forfeit::{Forfeit, ForfeitReason};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::{LastFour, Leftover, Rules};
+use crate::engine::side::Side;
+use crate::protocol::message::{AgentMessage, GameResult, HarnessMessage, PROTOCOL_VERSION};
+use crate::protocol::process::{AgentProcess, ProcessError};
 
 /// How to start an external agent and how long to wait for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,7 +128,7 @@ impl ExternalAgent {
         if let Some(log) = &self.stderr_log {
             // The log is for a person: failing to write it changes nothing.
             // Never through a link planted at the log's name.
-            let _ = crate::tournament::open_append_no_follow(log)
+            let _ = crate::records::safe_file::open_append_no_follow(log)
                 .and_then(|mut file| writeln!(file, "hoyito: {forfeit}"));
         }
         forfeit

@@ -23,9 +23,9 @@
 //! cost one move simulation per hole and are skipped by the evaluator when
 //! their weight is zero ([`Feature::simulated`]).
 
-use crate::position::Position;
-use crate::rules::Variant;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::rules::Variant;
+use crate::engine::side::Side;
 
 /// The number of features.
 pub const FEATURES: usize = 12;
@@ -202,7 +202,7 @@ fn side_terms(pos: &Position, side: Side, variant: Variant) -> SideTerms {
 /// The most seeds `side` captures with one whole move in `pos`, as if it were
 /// to move (the last seeds of the game included).
 #[inline]
-pub fn hand(pos: &Position, side: Side, rules: &crate::rules::Rules) -> i32 {
+pub fn hand(pos: &Position, side: Side, rules: &crate::engine::rules::Rules) -> i32 {
     let mut p = *pos;
     p.side = side;
     let before = p.captures()[side];
@@ -238,7 +238,7 @@ pub fn cheap_features(pos: &Position, variant: Variant) -> FeatureVector {
 }
 
 /// Every feature of `pos` from the side to move's point of view.
-pub fn features(pos: &Position, rules: &crate::rules::Rules) -> FeatureVector {
+pub fn features(pos: &Position, rules: &crate::engine::rules::Rules) -> FeatureVector {
     let mut f = cheap_features(pos, rules.variant);
     let me = pos.side_to_move();
     f[Feature::HandOwn.index()] = hand(pos, me, rules);
@@ -249,7 +249,7 @@ pub fn features(pos: &Position, rules: &crate::rules::Rules) -> FeatureVector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::engine::rules::Rules;
 
     fn get(f: &FeatureVector, feature: Feature) -> i32 {
         f[feature.index()]

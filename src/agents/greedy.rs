@@ -5,11 +5,11 @@ use std::collections::HashMap;
 
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng};
-use crate::game::Game;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// Plays the move that captures the most seeds this turn, ties broken uniformly
 /// at random with the game's generator.
@@ -107,7 +107,7 @@ impl TurnSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
     use rand::SeedableRng;
 
     #[test]

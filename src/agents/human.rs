@@ -15,14 +15,16 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use rand::SeedableRng;
 use thiserror::Error;
 
-use crate::agent::{Agent, AgentRng};
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
-use crate::game::Game;
-use crate::human::{board_view, move_lines, prompt, read_entry, read_line, Entry};
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::side::{BySide, Side};
-use crate::sowing::Trace;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::Trace;
+use crate::human::entry::{read_entry, Entry};
+use crate::human::play_session::{prompt, read_line};
+use crate::human::view::{board_view, move_lines};
 
 /// Where a human agent reads entries: standard input, or a buffer in tests.
 enum Input {
@@ -226,7 +228,7 @@ impl Agent for HumanAgent {
             let _ = writeln!(
                 self.out,
                 "Game over: {}.",
-                crate::human::result_line(&outcome, &names)
+                crate::human::view::result_line(&outcome, &names)
             );
         }
     }

@@ -2,9 +2,9 @@
 
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng};
-use crate::game::Game;
-use crate::moves::Move;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
 
 /// Plays a legal move chosen uniformly at random with the game's generator.
 ///

@@ -12,7 +12,8 @@ use thiserror::Error;
 
 use crate::agents::alphabeta::max_depth;
 use crate::agents::spec::AgentSpec;
-use crate::tournament::{check_regular_file, TomlPlace};
+use crate::records::safe_file::check_regular_file;
+use crate::records::toml_place::TomlPlace;
 
 /// The longest agent name, in characters.
 pub const MAX_AGENT_NAME: usize = 64;

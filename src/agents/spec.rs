@@ -11,9 +11,10 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::mcts::RolloutPolicy;
+use crate::agents::mcts::rollout::RolloutPolicy;
 
-use crate::agents::alphabeta::{AlphaBetaBudget, SearchOptions};
+use crate::agents::alphabeta::options::SearchOptions;
+use crate::agents::alphabeta::AlphaBetaBudget;
 use crate::agents::eval_spec::EvalSpec;
 use crate::agents::mcts::MctsParams;
 use crate::agents::skip_default::is_default;

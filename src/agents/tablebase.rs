@@ -11,12 +11,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use thiserror::Error;
 
-use crate::agent::{Agent, AgentRng};
-use crate::game::Game;
-use crate::moves::Move;
-use crate::rules::{LastFour, Leftover, Rules, Variant};
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::{LastFour, Leftover, Rules, Variant};
 use crate::solver::strategy::{perfect_move, search_move};
-use crate::solver::{SolveError, Tablebase};
+use crate::solver::tablebase::Tablebase;
+use crate::solver::SolveError;
 
 /// Plays perfectly while the board holds at most `max_seeds` seeds (the tables
 /// hold the exact value of every such position); before that, a `fallback`
@@ -270,7 +271,9 @@ impl Agent for TablebaseAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{parse_agent_text, prepare_tables, Roster};
+    use crate::agents::agent_text::parse_agent_text;
+    use crate::agents::build::prepare_tables;
+    use crate::agents::roster::Roster;
 
     /// A board no other test asks the process-wide cache for: Hoyito III on
     /// 2x3, layers up to 7.

@@ -21,7 +21,7 @@
 //! Measured against the engine's sowing hole by hole, the step was 1.09x
 //! (best of six paired runs of a scratch program).
 //!
-//! The laps are the engine's (`src/sowing.rs`) on a board of up to 16 holes
+//! The laps are the engine's (`src/engine/sowing.rs`) on a board of up to 16 holes
 //! held in 16 bytes, a byte a hole, added and masked as one vector
 //! ([`Bytes16`]; as a `u128`, two words and a carry, the step was 1.15x
 //! slower, eight paired runs): `hand / len` seeds in every hole (the
@@ -38,10 +38,10 @@
 //! passant change the counts during a lap, and boards of more than 16 holes
 //! are left to the engine's own move generation.
 
-use crate::moves::Move;
-use crate::position::{MoveEffect, Position};
-use crate::rules::{Rules, Variant};
-use crate::sowing::{take_casa, MAX_RELAY_LAPS};
+use crate::engine::moves::Move;
+use crate::engine::position::{MoveEffect, Position};
+use crate::engine::rules::{Rules, Variant};
+use crate::engine::sowing::{take_casa, MAX_RELAY_LAPS};
 
 /// Laps that the lanes follow before a sowing is left to the engine: far
 /// more than almost any sowing that ends takes (`examples/relay_laps.rs`
@@ -464,7 +464,7 @@ impl LegalLanes {
     }
 
     /// Whether the sowing of `lane`, still going after [`FAST_LAPS`] laps,
-    /// ends, exactly as the engine decides it (`src/sowing.rs`): a lap
+    /// ends, exactly as the engine decides it (`src/engine/sowing.rs`): a lap
     /// whose last seed makes 1 or 4 ends it; a sowing state (board, seeds
     /// in hand, hole picked up) that comes back never ends, nor does one
     /// still going after [`MAX_RELAY_LAPS`] laps. A sowing either ends or
@@ -613,7 +613,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::game::Game;
+    use crate::engine::game::Game;
 
     /// A lap by the tables is a lap sown seed by seed: for every board of
     /// the lanes, hole picked up and hand of up to 255 seeds, the seeds it

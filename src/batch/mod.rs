@@ -33,16 +33,15 @@ pub use observation::{
     observation_len, write_action_mask, write_observation, write_observation_from,
 };
 
-use observation::write_rows;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::game::{stalled_scores, Ending, Outcome};
-use crate::moves::Move;
-use crate::position::{MoveEffect, Position};
-use crate::rules::Rules;
-use crate::seeding::{game_seed, rng_from_seed};
+use crate::engine::game::{stalled_scores, Ending, Outcome};
+use crate::engine::moves::Move;
+use crate::engine::position::{MoveEffect, Position};
+use crate::engine::rules::Rules;
+use crate::engine::seeding::{game_seed, rng_from_seed};
 use lanes::BLOCK;
 use stretch::Stretch;
 
@@ -521,8 +520,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::game::Game;
-    use crate::rules::{Leftover, Variant};
+    use crate::engine::game::Game;
+    use crate::engine::rules::{Leftover, Variant};
 
     /// A uniformly random legal action of each game.
     fn random_actions(batch: &Batch, rng: &mut ChaCha8Rng) -> Vec<i64> {

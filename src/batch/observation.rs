@@ -6,8 +6,8 @@
 //! and the opponent's. Seen so, a position is the same to whichever side
 //! moves. Mask (length `n + 1`): index 0 is the pass, index `k` the hole `k`.
 
-use crate::position::Position;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
 
 /// The length of an observation on `2 x holes`.
 pub fn observation_len(holes: usize) -> usize {
@@ -101,8 +101,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::game::Game;
-    use crate::rules::{Rules, Variant, MAX_HOLES, MIN_HOLES};
+    use crate::engine::game::Game;
+    use crate::engine::rules::{Rules, Variant, MAX_HOLES, MIN_HOLES};
 
     /// A block's rows are each position's observation and mask, on every
     /// board (those whose length is compiled in, and the others), with

@@ -8,10 +8,11 @@ use std::cell::RefCell;
 use rand_chacha::ChaCha8Rng;
 
 use super::lanes::{LegalLanes, Sown, BLOCK};
-use super::{move_of_action, observation_len, write_rows, Setup, Slot, StepRows};
-use crate::moves::Move;
-use crate::position::MoveEffect;
-use crate::rules::Rules;
+use super::observation::{observation_len, write_rows};
+use super::{move_of_action, Setup, Slot, StepRows};
+use crate::engine::moves::Move;
+use crate::engine::position::MoveEffect;
+use crate::engine::rules::Rules;
 
 /// A run of consecutive games of a batch: the games, their generators of
 /// openings, their legal actions.

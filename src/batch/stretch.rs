@@ -2,7 +2,7 @@
 //! rules of RULES.md (the third occurrence of a position; `no_capture_limit`
 //! plies without a capture), kept small for a batch of thousands of games.
 //!
-//! [`crate::game::Game`]'s record (`src/repetition.rs`) keeps a hashed
+//! [`crate::engine::game::Game`]'s record (`src/engine/repetition.rs`) keeps a hashed
 //! table of 2 KB a game, and a batch of 4,096 such tables does not fit in
 //! cache. A stretch keeps, a ply, one 32-bit word (the position's 24-bit tag
 //! and the move that made it) and a 512-bit filter with two bits a tag (its
@@ -23,9 +23,9 @@
 //! waits for those stores to reach the cache (measured: more than half of
 //! the record's time).
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The positions since the last capture, by their tags and moves.
 #[derive(Debug, Clone)]
@@ -185,8 +185,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::game::Game;
-    use crate::rules::Variant;
+    use crate::engine::game::Game;
+    use crate::engine::rules::Variant;
 
     /// Over random games with many repetitions (small boards, no stall
     /// rule ending them), a stretch counts every position as a plain list

@@ -4,9 +4,9 @@
 
 use thiserror::Error;
 
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::IllegalMove;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::IllegalMove;
 
 /// One entry at the prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,8 +101,8 @@ pub fn read_entry(text: &str, game: &Game) -> Result<Entry, EntryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::rules::{Rules, Variant};
+    use crate::engine::position::Position;
+    use crate::engine::rules::{Rules, Variant};
 
     fn game(pos: &str) -> Game {
         let pos: Position = pos.parse().unwrap();

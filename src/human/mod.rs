@@ -3,12 +3,12 @@
 //! `hint` and `quit`, written over any text streams so that it is tested
 //! without a terminal. `hoyito play` is a thin shell over [`play_session`].
 
-mod entry;
-mod session;
-mod view;
+pub(crate) mod entry;
+pub(crate) mod play_session;
+pub(crate) mod view;
 
 pub use entry::{read_entry, Entry, EntryError};
-pub use session::{
+pub use play_session::{
     play_session, prompt, read_line, HintAgent, HintFn, PlaySetup, Player, SessionEnd,
     SessionError, SessionReport,
 };

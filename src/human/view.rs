@@ -1,6 +1,6 @@
 //! The board and the moves as a person at the board sees them.
 //!
-//! [`crate::diagram`] draws the board from South's chair for replays. A person
+//! [`crate::engine::diagram`] draws the board from South's chair for replays. A person
 //! playing North sits on the other side, so here the board is drawn from the
 //! chair of the side given: that side's row at the bottom, read left to right
 //! (its hole 1 on its left), the opponent's row on top, right to left, which is
@@ -9,12 +9,12 @@
 
 use std::fmt::Write;
 
-use crate::diagram::describe_step;
-use crate::game::{Game, Outcome};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::side::{BySide, Side};
-use crate::sowing::Step;
+use crate::engine::diagram::describe_step;
+use crate::engine::game::{Game, Outcome};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::Step;
 
 /// The board seen from `me`'s chair, with the players' names and captures, and
 /// who is to move.
@@ -117,7 +117,7 @@ pub fn result_line(outcome: &Outcome, names: &BySide<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Rules, Variant};
+    use crate::engine::rules::{Rules, Variant};
 
     fn names() -> BySide<String> {
         BySide::new("you".to_string(), "greedy".to_string())
@@ -161,7 +161,7 @@ mod tests {
         let outcome = Outcome {
             scores: BySide::new(20, 28),
             winner: Some(Side::North),
-            ending: crate::game::Ending::Normal,
+            ending: crate::engine::game::Ending::Normal,
             plies: 41,
         };
         assert_eq!(

@@ -52,9 +52,10 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
-use crate::game::Ending;
-use crate::rules::Variant;
-use crate::tournament::{fnv1a, GameRow, Winner, FNV_OFFSET_BASIS};
+use crate::engine::game::Ending;
+use crate::engine::rules::Variant;
+use crate::records::game_row::{GameRow, Winner};
+use crate::records::moves_hash::{fnv1a, FNV_OFFSET_BASIS};
 
 use super::interval::{Estimate, RatioSums};
 use super::measures::GameMeasures;
@@ -299,7 +300,11 @@ fn share_interval(e: Estimate, clusters: u64) -> Estimate {
     if e.se > 0.0 && e.low >= 0.0 && e.high <= 1.0 {
         return e;
     }
-    let w = crate::stats::wilson(e.value * clusters as f64, clusters, crate::stats::Z95);
+    let w = crate::stats::wilson(
+        e.value * clusters as f64,
+        clusters,
+        crate::stats::wilson::Z95,
+    );
     Estimate {
         low: w.low,
         high: w.high,
@@ -544,8 +549,9 @@ impl BalanceTally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{wilson, Z95};
-    use crate::tournament::empty_row;
+    use crate::stats::wilson;
+    use crate::stats::wilson::Z95;
+    use crate::tournament::play_scheduled::empty_row;
 
     #[test]
     fn the_games_counted_include_the_last_pair_of_every_setting() {
@@ -558,7 +564,7 @@ mod tests {
             let holes = if id < 6 { 6 } else { 12 };
             (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, holes, 4);
             (row.south, row.north) = ("a".to_string(), "a".to_string());
-            row.moves_hash = crate::tournament::MovesHash(id);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id);
             row.plies = 30;
             tally.add(&row, &GameMeasures::default());
         }
@@ -578,7 +584,7 @@ mod tests {
             let mut row = empty_row();
             (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, 6, 4);
             (row.south, row.north) = ("a".to_string(), "a".to_string());
-            row.moves_hash = crate::tournament::MovesHash(id % 2);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id % 2);
             row.plies = 30;
             tally.add(&row, &GameMeasures::default());
         }
@@ -595,7 +601,7 @@ mod tests {
             let mut row = empty_row();
             (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, 6, 4);
             (row.south, row.north) = ("a".to_string(), "a".to_string());
-            row.moves_hash = crate::tournament::MovesHash(id);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id);
             row.winner = if id % 3 == 0 { Winner::S } else { Winner::N };
             tally.add(&row, &GameMeasures::default());
         }
@@ -620,7 +626,7 @@ mod tests {
             let mut row = empty_row();
             (row.game_id, row.pair_id, row.holes, row.seeds, row.plies) = (id, 0, 6, 4, plies);
             (row.south, row.north) = ("a".to_string(), "a".to_string());
-            row.moves_hash = crate::tournament::MovesHash(id);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id);
             let m = GameMeasures {
                 lead_changes: 2,
                 ..GameMeasures::default()
@@ -643,7 +649,7 @@ mod tests {
             (row.game_id, row.pair_id, row.holes, row.seeds, row.plies) = (id, id / 2, 6, 4, 40);
             let (south, north) = if id % 2 == 0 { ("a", "b") } else { ("b", "a") };
             (row.south, row.north) = (south.to_string(), north.to_string());
-            row.moves_hash = crate::tournament::MovesHash(id % 2);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id % 2);
             if id >= 4 {
                 (row.opening, row.plies) = ("1 2 3".to_string(), 3);
             }
@@ -664,7 +670,7 @@ mod tests {
             (row.game_id, row.pair_id, row.holes, row.seeds) = (id, id / 2, 6, 4);
             let (south, north) = if id % 2 == 0 { ("a", "b") } else { ("b", "a") };
             (row.south, row.north) = (south.to_string(), north.to_string());
-            row.moves_hash = crate::tournament::MovesHash(id);
+            row.moves_hash = crate::records::moves_hash::MovesHash(id);
             row.winner = if id % 2 == 0 { Winner::S } else { Winner::N };
             row.plies = 40;
             tally.add(&row, &GameMeasures::default());

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::rules::Variant;
+use crate::engine::rules::Variant;
 
 use super::aggregate::{GroupMetrics, Metric};
 use super::interval::Estimate;

@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
-use crate::tournament::{RecordFileError, RecordLines};
+use crate::records::record_lines::{RecordFileError, RecordLines};
 
 use super::measures::GameMeasures;
-use crate::csv_text::push_decimal;
+use crate::records::csv_text::push_decimal;
 
 /// The per-game measures.
 pub const METRICS_FILE: &str = "metrics.csv";

@@ -19,10 +19,10 @@
 //! player whose every sowing is endless and who must pass with seeds in hand,
 //! is counted (`endless_passes`).
 
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::side::{BySide, Side};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::side::{BySide, Side};
 
 /// The measures of one finished game: one row of `metrics.csv`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

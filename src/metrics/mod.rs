@@ -5,11 +5,11 @@
 //! setting with pair-clustered intervals (`aggregate`, `interval`) and
 //! compares boards (`compare`).
 
-mod aggregate;
-mod compare;
-mod file;
-mod interval;
-mod measures;
+pub(crate) mod aggregate;
+pub(crate) mod compare;
+pub(crate) mod file;
+pub(crate) mod interval;
+pub(crate) mod measures;
 
 pub use aggregate::{pairing_label, BalanceTally, Family, GroupKey, GroupMetrics, Metric};
 pub use compare::{compare_boards, BoardComparison};

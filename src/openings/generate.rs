@@ -18,13 +18,15 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::agents::{prepare_tables, AgentSpec, Score};
-use crate::game::Game;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::solver::Tablebase;
-use crate::tournament::config::{Book, BookEntry, BookError};
-use crate::tournament::rng_from_seed;
+use crate::agents::build::prepare_tables;
+use crate::agents::eval_margin::Score;
+use crate::agents::spec::AgentSpec;
+use crate::engine::game::Game;
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::engine::seeding::rng_from_seed;
+use crate::solver::tablebase::Tablebase;
+use crate::tournament::config::book::{Book, BookEntry, BookError};
 
 /// The most plies an opening may have.
 pub const MAX_BOOK_PLIES: u32 = 200;

@@ -11,7 +11,7 @@
 //! re-exported here.
 
 mod generate;
-mod warnings;
+pub(crate) mod warnings;
 
 pub use crate::tournament::config::{
     read_entries, Book, BookEntry, BookError, InlineBook, Openings, DEFAULT_RANDOM_PLIES,

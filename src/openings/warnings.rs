@@ -2,8 +2,8 @@
 //! before a run starts when its games will not be the independent samples
 //! that its statistics assume.
 
-use crate::agents::AgentSpec;
-use crate::tournament::Experiment;
+use crate::agents::spec::AgentSpec;
+use crate::tournament::config::experiment::Experiment;
 
 /// Whether an agent plays the same moves from the same position in every game:
 /// it never draws on the game's generator. Random and MCTS draw on it (MCTS
@@ -62,7 +62,7 @@ pub fn opening_warnings(experiment: &Experiment) -> Vec<String> {
              (default {}) or a book",
             fixed.join(", "),
             bare.join(", "),
-            super::DEFAULT_RANDOM_PLIES
+            crate::tournament::config::openings::DEFAULT_RANDOM_PLIES
         ));
     }
     warnings

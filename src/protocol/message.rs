@@ -11,10 +11,10 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Variant;
-use crate::side::{BySide, Side};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Variant;
+use crate::engine::side::{BySide, Side};
 
 /// The protocol version this harness speaks (`hoyito 1`).
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -185,7 +185,9 @@ fn number<T: FromStr>(line: &str, word: &str, what: &str) -> Result<T, ParseMess
 
 fn parse_move(line: &str, word: &str) -> Result<Move, ParseMessageError> {
     word.parse()
-        .map_err(|e: crate::moves::ParseMoveError| ParseMessageError::new(line, e.to_string()))
+        .map_err(|e: crate::engine::moves::ParseMoveError| {
+            ParseMessageError::new(line, e.to_string())
+        })
 }
 
 impl FromStr for HarnessMessage {
@@ -225,9 +227,9 @@ impl FromStr for HarnessMessage {
                 })
             }
             ["go", board, side, captures, "legal", ref rest @ ..] => {
-                let position = format!("{board} {side} {captures}")
-                    .parse()
-                    .map_err(|e: crate::notation::ParsePositionError| wrong(&e.to_string()))?;
+                let position = format!("{board} {side} {captures}").parse().map_err(
+                    |e: crate::engine::notation::ParsePositionError| wrong(&e.to_string()),
+                )?;
                 let mut legal = Vec::new();
                 let (mut nodes, mut time_ms) = (None, None);
                 for word in rest {

@@ -6,8 +6,8 @@
 //! `agents::ExternalAgent`; the protocol itself is documented for agent
 //! authors in `agents/PROTOCOL.md`.
 
-mod message;
-mod process;
+pub(crate) mod message;
+pub(crate) mod process;
 mod reader;
 mod reaper;
 mod stderr_log;

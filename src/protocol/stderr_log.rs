@@ -32,7 +32,7 @@ pub(super) fn open(path: &Path) -> io::Result<File> {
         std::fs::create_dir_all(dir)?;
         // A link in place of the log directory would send the logs wherever
         // it points: refused, as a link at the log.
-        if crate::tournament::is_symlink(dir) {
+        if crate::records::safe_file::is_symlink(dir) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!(
@@ -42,7 +42,7 @@ pub(super) fn open(path: &Path) -> io::Result<File> {
             ));
         }
     }
-    crate::tournament::open_append_no_follow(path)
+    crate::records::safe_file::open_append_no_follow(path)
 }
 
 /// Starts the thread that copies `stderr` into `log` up to the cap. It ends

@@ -4,10 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::csv_text::{push_decimal, push_field};
-use crate::game::{Ending, Outcome};
-use crate::rules::Variant;
-use crate::side::Side;
+use crate::engine::game::{Ending, Outcome};
+use crate::engine::rules::Variant;
+use crate::engine::side::Side;
+use crate::records::csv_text::{push_decimal, push_field};
 
 use super::moves_hash::MovesHash;
 
@@ -141,7 +141,7 @@ impl GameRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Ending;
+    use crate::engine::game::Ending;
 
     fn serde_csv(row: &GameRow) -> Vec<u8> {
         let mut w = csv::WriterBuilder::new()

@@ -3,9 +3,11 @@
 //! readers, and the safe creation and opening of files. The tournament
 //! re-exports what its users name (`hoyito::tournament::GameRow`, ...).
 
+pub(crate) mod csv_text;
 pub(crate) mod game_row;
 pub(crate) mod moves_file;
 pub(crate) mod moves_hash;
 pub(crate) mod record_lines;
 pub(crate) mod run_files;
 pub(crate) mod safe_file;
+pub(crate) mod toml_place;

@@ -13,8 +13,8 @@ use std::path::Path;
 
 use super::moves_hash::{push_moves_text, MovesHash};
 use super::record_lines::{RecordFileError, RecordLines};
-use crate::csv_text::push_decimal;
-use crate::moves::Move;
+use crate::engine::moves::Move;
+use crate::records::csv_text::push_decimal;
 
 /// The move records.
 pub const MOVES_FILE: &str = "moves.csv";

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
-use crate::moves::Move;
+use crate::engine::moves::Move;
 
 /// FNV-1a's 64-bit offset basis, the hash of the empty text.
 /// Source: Fowler, Noll, Vo, "The FNV Non-Cryptographic Hash Algorithm",

@@ -10,9 +10,9 @@ use super::format::{estimate_text, fixed, no_interval_reason};
 
 use serde::Serialize;
 
-use crate::metrics::{
-    compare_boards, BalanceTally, BoardComparison, Estimate, Family, GroupMetrics, Metric,
-};
+use crate::metrics::aggregate::{BalanceTally, Family, GroupMetrics, Metric};
+use crate::metrics::compare::{compare_boards, BoardComparison};
+use crate::metrics::interval::Estimate;
 
 /// The boards compared side by side: the standard and the extended board.
 pub const COMPARED_BOARDS: (u8, u8) = (6, 12);

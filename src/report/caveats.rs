@@ -12,7 +12,10 @@
 
 use serde::Serialize;
 
-use crate::stats::{GroupGames, Proportion, Scope, Setting};
+use crate::stats::first_player::Scope;
+use crate::stats::pairing::GroupGames;
+use crate::stats::setting::Setting;
+use crate::stats::wilson::Proportion;
 
 use super::format::signed_interval;
 use super::setting_summary::SettingSummary;

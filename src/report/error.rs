@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::tournament::ConfigError;
+use crate::tournament::config::error::ConfigError;
 
 /// An error reading games or writing a report.
 #[derive(Debug, Error)]
@@ -113,12 +113,12 @@ pub enum ReportError {
     },
     /// `metrics.csv` cannot be read, or does not match `games.csv`.
     #[error(transparent)]
-    Metrics(#[from] crate::metrics::MetricsFileError),
+    Metrics(#[from] crate::metrics::file::MetricsFileError),
 }
 
 impl ReportError {
     /// A `metrics.csv` problem.
-    pub fn metrics(err: crate::metrics::MetricsFileError) -> ReportError {
+    pub fn metrics(err: crate::metrics::file::MetricsFileError) -> ReportError {
         ReportError::Metrics(err)
     }
 }

@@ -134,7 +134,7 @@ pub fn no_interval_reason(units: u64, unit: &str) -> String {
 /// decimals (more where rounding would hide the width), anything that rounds
 /// to zero written `0.000` (never `-0.000`); a figure whose units all
 /// measured the same is written without an interval, saying so.
-pub fn signed_interval(p: &crate::stats::Proportion) -> String {
+pub fn signed_interval(p: &crate::stats::wilson::Proportion) -> String {
     estimate_text(p.value, p.low, p.high, 3, signed, || {
         UNITS_ALIKE.to_string()
     })
@@ -190,7 +190,7 @@ mod tests {
             no_interval_reason(4, "pair")
         });
         assert_eq!(text, "0.041 (no interval: all 4 pairs alike)");
-        let p = crate::stats::Proportion {
+        let p = crate::stats::wilson::Proportion {
             value: 0.5,
             low: 0.5,
             high: 0.5,
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn a_signed_interval_never_reads_minus_zero() {
-        let p = crate::stats::Proportion {
+        let p = crate::stats::wilson::Proportion {
             value: -0.0004,
             low: -0.0131,
             high: 0.0123,

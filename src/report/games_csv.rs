@@ -13,10 +13,12 @@ use csv::{ErrorKind, StringRecord};
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use serde::de::DeserializeOwned;
 
-use crate::game::Ending;
-use crate::rules::Variant;
-use crate::stats::Tally;
-use crate::tournament::{check_rules, GameRow, MovesHash, RowProblem, Winner};
+use crate::engine::game::Ending;
+use crate::engine::rules::Variant;
+use crate::records::game_row::{GameRow, Winner};
+use crate::records::moves_hash::MovesHash;
+use crate::stats::tally::Tally;
+use crate::tournament::row_check::{check_rules, RowProblem};
 
 use super::error::ReportError;
 
@@ -46,10 +48,11 @@ pub fn try_read_games_csv(
     path: &Path,
     mut each: impl FnMut(&GameRow) -> Result<(), RowProblem>,
 ) -> Result<u64, ReportError> {
-    let file = crate::tournament::open_regular(path).map_err(|source| ReportError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let file =
+        crate::records::safe_file::open_regular(path).map_err(|source| ReportError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let mut reader = csv::Reader::from_reader(file);
     let parse_error = |line: u64, message: String| ReportError::Parse {
         path: path.to_path_buf(),
@@ -120,7 +123,7 @@ pub fn try_read_games_csv(
 /// keeps no index of lines.
 fn first_line_of(path: &Path, headers: &StringRecord, game_id: u64, before: u64) -> Option<u64> {
     let column = headers.iter().position(|h| h == "game_id")?;
-    let mut reader = csv::Reader::from_reader(crate::tournament::open_regular(path).ok()?);
+    let mut reader = csv::Reader::from_reader(crate::records::safe_file::open_regular(path).ok()?);
     let mut record = StringRecord::new();
     while reader.read_record(&mut record).ok()? {
         let line = record.position()?.line();

@@ -7,10 +7,13 @@
 
 use std::io::{self, Write};
 
-use crate::stats::{
-    AgentForfeits, Interval, PairingStats, Proportion, RatingTable, SampleUnit, ScoreEstimate,
-    SeatStats, Setting,
-};
+use crate::stats::elo::{Interval, SampleUnit, ScoreEstimate};
+use crate::stats::endings::AgentForfeits;
+use crate::stats::first_player::SeatStats;
+use crate::stats::pairing::PairingStats;
+use crate::stats::ratings::RatingTable;
+use crate::stats::setting::Setting;
+use crate::stats::wilson::Proportion;
 
 use super::caveats::THIN_UNITS;
 use super::format::{decimal, decimals_showing, ratio, signed, signed_interval, UNITS_ALIKE};
@@ -134,7 +137,7 @@ fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     writeln!(out, "|---|---|--:|---|---|---|")?;
     for s in &summary.settings {
         for r in &s.first_player {
-            if matches!(r.scope, crate::stats::Scope::Pairing { .. }) {
+            if matches!(r.scope, crate::stats::first_player::Scope::Pairing { .. }) {
                 continue;
             }
             writeln!(
@@ -179,7 +182,7 @@ fn write_answer(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
             percent(&crate::stats::wilson(
                 stalled as f64,
                 l.games,
-                crate::stats::Z95
+                crate::stats::wilson::Z95
             ))
         )?;
     }

@@ -14,15 +14,15 @@
 mod balance;
 mod caveats;
 mod charts;
-mod error;
+pub(crate) mod error;
 mod format;
-mod games_csv;
+pub(crate) mod games_csv;
 pub mod html;
 mod markdown;
 mod openings_summary;
-mod rounds;
 mod rounds_md;
-mod run_tallies;
+mod rounds_summary;
+pub(crate) mod run_tallies;
 mod setting_summary;
 mod sprt_summary;
 mod standings;
@@ -33,12 +33,17 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::stats::{SprtDecision, Tally};
-use crate::tournament::{
-    create_new, is_symlink, Experiment, RecordFileError, RowFiles, RowProblem, RunRows, Schedule,
-    EXPERIMENT_FILE, GAMES_FILE,
-};
-use html::{report_page, Embedded, PageInput};
+use crate::records::record_lines::RecordFileError;
+use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE};
+use crate::records::safe_file::{create_new, is_symlink};
+use crate::stats::sprt::SprtDecision;
+use crate::stats::tally::Tally;
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::row_check::RowProblem;
+use crate::tournament::run_rows::{RowFiles, RunRows};
+use crate::tournament::schedule::Schedule;
+use html::embed::Embedded;
+use html::page::{report_page, PageInput};
 
 pub use balance::{balance_summary, write_balance, BalanceSummary, COMPARED_BOARDS};
 pub use caveats::{
@@ -53,10 +58,10 @@ pub use format::{ratio, significant};
 pub use games_csv::{read_games_csv, tally_games_csv, try_read_games_csv};
 pub use markdown::write_markdown;
 pub use openings_summary::{openings_summary, write_openings, BookUse, OpeningsSummary};
-pub use rounds::{
+pub use rounds_md::write_rounds;
+pub use rounds_summary::{
     rounds_summary, LastSeeds, MatchPairing, RoundNumber, RoundsSetting, RoundsSummary,
 };
-pub use rounds_md::write_rounds;
 pub use run_tallies::RunTallies;
 pub use setting_summary::SettingSummary;
 pub use sprt_summary::{sprt_summary, write_sprt, SprtSummary};

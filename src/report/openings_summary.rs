@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::tournament::Experiment;
+use crate::tournament::config::experiment::Experiment;
 
 /// The openings of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -4,10 +4,11 @@
 
 use std::io::{self, Write};
 
-use crate::stats::{Proportion, Wdl};
+use crate::stats::outcomes::Wdl;
+use crate::stats::wilson::Proportion;
 
 use super::format::{decimal, estimate_text, UNITS_ALIKE};
-use super::rounds::RoundsSummary;
+use super::rounds_summary::RoundsSummary;
 
 fn share(p: &Proportion) -> String {
     estimate_text(p.value, p.low, p.high, 3, decimal, || {

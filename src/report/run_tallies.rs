@@ -9,13 +9,17 @@
 //! Either way the counts are the same, row for row, and so is every byte of
 //! the report (`tests/report_from_run.rs`).
 
-use crate::metrics::{BalanceTally, GameMeasures};
+use crate::metrics::aggregate::BalanceTally;
+use crate::metrics::measures::GameMeasures;
 use crate::records::game_row::GameRow;
-use crate::stats::{Sprt, SprtDecision, Tally};
-use crate::tournament::{Experiment, Schedule, SprtTracker};
+use crate::stats::sprt::{Sprt, SprtDecision};
+use crate::stats::tally::Tally;
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::schedule::Schedule;
+use crate::tournament::sprt_watch::SprtTracker;
 
-use super::html::GamePicker;
-use super::ReportError;
+use super::error::ReportError;
+use super::html::pick::GamePicker;
 
 /// The counts a report is drawn from, one row at a time in id order.
 #[derive(Debug)]

@@ -3,7 +3,11 @@
 
 use serde::Serialize;
 
-use crate::stats::{LengthStats, PairingStats, RatingTable, SeatStats, Setting};
+use crate::stats::first_player::SeatStats;
+use crate::stats::length::LengthStats;
+use crate::stats::pairing::PairingStats;
+use crate::stats::ratings::RatingTable;
+use crate::stats::setting::Setting;
 
 /// The statistics of one variant on one board.
 #[derive(Debug, Clone, PartialEq, Serialize)]

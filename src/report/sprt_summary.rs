@@ -16,8 +16,9 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::stats::{ScoreEstimate, SprtDecision, SprtModel};
-use crate::tournament::SprtTracker;
+use crate::stats::elo::ScoreEstimate;
+use crate::stats::sprt::{SprtDecision, SprtModel};
+use crate::tournament::sprt_watch::SprtTracker;
 
 /// An SPRT's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -134,8 +135,9 @@ pub fn write_sprt(out: &mut impl Write, s: &SprtSummary) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{Sprt, SprtConfig};
-    use crate::tournament::{empty_row, Winner};
+    use crate::records::game_row::Winner;
+    use crate::stats::sprt::{Sprt, SprtConfig};
+    use crate::tournament::play_scheduled::empty_row;
 
     #[test]
     fn the_estimate_counts_the_tests_pairs_and_is_flagged() {
@@ -164,7 +166,7 @@ mod tests {
                     (true, false) | (false, true) => Winner::S,
                     _ => Winner::N,
                 };
-                row.moves_hash = crate::tournament::MovesHash(id % 4);
+                row.moves_hash = crate::records::moves_hash::MovesHash(id % 4);
                 tracker.add(&row);
                 id += 1;
             }

@@ -12,7 +12,9 @@
 
 use std::io::{self, Write};
 
-use crate::stats::{pairings, PairingStats, SprtStatus, Tally};
+use crate::stats::pairing::{pairings, PairingStats};
+use crate::stats::sprt::SprtStatus;
+use crate::stats::tally::Tally;
 
 /// More groups than this print as one table line each rather than blocks.
 const MAX_BLOCKS: usize = 6;
@@ -175,8 +177,9 @@ fn write_table(out: &mut impl Write, groups: &[(String, PairingStats)]) -> io::R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{Sprt, SprtConfig, SprtModel};
-    use crate::tournament::{empty_row, GameRow, Winner};
+    use crate::records::game_row::{GameRow, Winner};
+    use crate::stats::sprt::{Sprt, SprtConfig, SprtModel};
+    use crate::tournament::play_scheduled::empty_row;
 
     fn row(id: u64, south: &str, north: &str, winner: Winner) -> GameRow {
         let mut row = empty_row();
@@ -187,7 +190,7 @@ mod tests {
         row.south = south.to_string();
         row.north = north.to_string();
         row.winner = winner;
-        row.moves_hash = crate::tournament::MovesHash(id);
+        row.moves_hash = crate::records::moves_hash::MovesHash(id);
         row
     }
 
@@ -242,7 +245,7 @@ mod tests {
             model: SprtModel::Normalized,
         })
         .expect("valid");
-        let status = sprt.status(&crate::stats::Pentanomial([0, 0, 0, 0, 1]));
+        let status = sprt.status(&crate::stats::outcomes::Pentanomial([0, 0, 0, 0, 1]));
         let line = SprtLine {
             status,
             elo0: 0.0,

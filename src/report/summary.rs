@@ -10,9 +10,12 @@ use super::caveats::{caveats, Caveat};
 use super::openings_summary::OpeningsSummary;
 use super::setting_summary::SettingSummary;
 use super::sprt_summary::SprtSummary;
-use crate::stats::{
-    bradley_terry, first_player, length_stats, pairings, rank, AgentForfeits, Tally,
-};
+use crate::stats::endings::AgentForfeits;
+use crate::stats::first_player;
+use crate::stats::length::length_stats;
+use crate::stats::pairing::{pairings, rank};
+use crate::stats::ratings::bradley_terry;
+use crate::stats::tally::Tally;
 
 /// What "first player" means in every figure below.
 pub const FIRST_PLAYER: &str = "\"First player\" is the South seat, which moves first, \
@@ -50,7 +53,7 @@ pub struct Summary {
     /// Matches in rounds (Hoyito III, `rules.rounds > 1`): match scores, the
     /// balance by round number and the last seeds; absent for single games.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rounds: Option<super::rounds::RoundsSummary>,
+    pub rounds: Option<super::rounds_summary::RoundsSummary>,
     /// One entry per variant and board.
     pub settings: Vec<SettingSummary>,
     /// The game-design metrics, when the run recorded `metrics.csv`.

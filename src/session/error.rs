@@ -63,9 +63,9 @@ macro_rules! other_from {
 }
 
 other_from!(
-    crate::tournament::RunDirError,
-    crate::tournament::ResourceError,
-    crate::report::ReportError,
+    crate::tournament::run_dir::error::RunDirError,
+    crate::tournament::resources::ResourceError,
+    crate::report::error::ReportError,
 );
 
 #[cfg(test)]

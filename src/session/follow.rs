@@ -6,11 +6,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::metrics::GameMeasures;
+use crate::metrics::measures::GameMeasures;
 use crate::records::game_row::GameRow;
-use crate::report::RunTallies;
-use crate::stats::SprtDecision;
-use crate::tournament::{Flow, Watch};
+use crate::report::run_tallies::RunTallies;
+use crate::stats::sprt::SprtDecision;
+use crate::tournament::runner::{Flow, Watch};
 
 /// Follows a session's games as they are recorded. Every method has a
 /// default that does nothing, so `&mut ()` follows nothing.

@@ -56,11 +56,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::records::run_files::TIMINGS_FILE;
-use crate::report::{write_report_from_csv, write_report_from_tallies, ReportFiles, RunTallies};
-use crate::tournament::{
-    append_timings, run_games, Adjudicator, Experiment, GameForfeit, Lineup, RunDir, RunTimes,
-    Schedule, Shard, SprtTracker, Stopped, Work,
-};
+use crate::report::run_tallies::RunTallies;
+use crate::report::{write_report_from_csv, write_report_from_tallies, ReportFiles};
+use crate::tournament::adjudication::Adjudicator;
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::lineup::Lineup;
+use crate::tournament::run_dir::RunDir;
+use crate::tournament::runner::{run_games, GameForfeit, Stopped, Work};
+use crate::tournament::schedule::Schedule;
+use crate::tournament::shard::Shard;
+use crate::tournament::sprt_watch::SprtTracker;
+use crate::tournament::timings::{append_timings, RunTimes};
 
 pub use error::{Cause, SessionError};
 pub use follow::Follow;

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::tournament::{Experiment, SeatMaker, Shard};
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::lineup::SeatMaker;
+use crate::tournament::shard::Shard;
 
 /// A run to carry out ([`super::Session::prepare`] checks it).
 pub struct RunPlan {

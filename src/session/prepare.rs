@@ -4,14 +4,21 @@
 //! passes becomes a [`Session`] ready to play, with its warnings as values
 //! for the caller to show.
 
-use crate::agents::{check_human_input, prepare_tables, AgentSpec};
-use crate::openings::opening_warnings;
+use crate::agents::build::prepare_tables;
+use crate::agents::human::check_human_input;
+use crate::agents::spec::AgentSpec;
+use crate::openings::warnings::opening_warnings;
 use crate::records::run_files::GAMES_FILE;
-use crate::report::{read_games_csv, RunTallies};
-use crate::stats::Sprt;
-use crate::tournament::{
-    check_resources, open_slice_dir, Adjudicator, Experiment, Lineup, Schedule, Shard,
-};
+use crate::report::games_csv::read_games_csv;
+use crate::report::run_tallies::RunTallies;
+use crate::stats::sprt::Sprt;
+use crate::tournament::adjudication::Adjudicator;
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::lineup::Lineup;
+use crate::tournament::resources::check_resources;
+use crate::tournament::run_dir::open_slice_dir;
+use crate::tournament::schedule::Schedule;
+use crate::tournament::shard::Shard;
 
 use super::error::SessionError;
 use super::plan::RunPlan;

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::records::run_files::EXPERIMENT_FILE;
-use crate::tournament::Experiment;
+use crate::tournament::config::experiment::Experiment;
 
 use super::error::SessionError;
 

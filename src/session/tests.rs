@@ -2,7 +2,7 @@
 use std::path::PathBuf;
 
 use super::*;
-use crate::agents::Roster;
+use crate::agents::roster::Roster;
 
 fn experiment(extra: &str) -> Experiment {
     quick_experiment("depth = 2", extra)

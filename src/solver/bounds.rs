@@ -23,11 +23,11 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
-use crate::solver::Tablebase;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
+use crate::solver::tablebase::Tablebase;
 
 const INF: i32 = 1_000;
 
@@ -434,8 +434,8 @@ pub fn proof_line(
     exact_up_to: u32,
     value: i32,
     depth: u32,
-) -> Option<crate::game::Game> {
-    let mut game = crate::game::Game::from_position(rules, start);
+) -> Option<crate::engine::game::Game> {
+    let mut game = crate::engine::game::Game::from_position(rules, start);
     let root = start.side;
     let mut depth = depth;
     // The root mover's net captures since the start.

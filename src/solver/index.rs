@@ -12,9 +12,9 @@
 //! that have fewer seeds in hole `i`). Layers are walked in rank order with
 //! [`LayerIndex::advance`], which needs no unranking.
 
-use crate::position::Position;
-use crate::side::{BySide, Side};
-use crate::sowing::Board;
+use crate::engine::position::Position;
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::Board;
 
 /// The ranks of all boards with a given number of seeds on a board of `n` holes per row.
 #[derive(Debug, Clone)]

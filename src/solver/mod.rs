@@ -24,6 +24,7 @@ pub mod index;
 pub mod mapped_files;
 pub mod memory;
 pub mod outcome;
+pub(crate) mod prefetch;
 pub mod probe;
 pub mod retrograde;
 pub mod shared;
@@ -31,14 +32,14 @@ pub mod start;
 pub mod strategy;
 pub mod study;
 pub mod table;
-mod tablebase;
+pub(crate) mod tablebase;
 
 use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::rules::{LastFour, Leftover, RulesError, Variant};
-use crate::side::Side;
+use crate::engine::rules::{LastFour, Leftover, RulesError, Variant};
+use crate::engine::side::Side;
 use crate::solver::memory::MemorySource;
 
 pub use shared::{open_shared, OpenTables};

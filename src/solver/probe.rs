@@ -5,10 +5,10 @@
 //! included) plus the value of the position it leads to, counted for the mover:
 //! plus when the mover moves again (an extra move), minus when the opponent does.
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
 use crate::solver::retrograde::move_value;
-use crate::solver::Tablebase;
+use crate::solver::tablebase::Tablebase;
 
 /// A position and what the tables say about it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -56,14 +56,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::position::Position;
-use crate::prefetch::prefetch;
-use crate::rules::{LastFour, Rules, MAX_HOLES};
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::rules::{LastFour, Rules, MAX_HOLES};
+use crate::engine::side::Side;
 use crate::solver::chunk::{with_capacity, zeroed, Chunk, CHUNK};
 use crate::solver::frontier::{self, ChildLists, ParentIndex};
 use crate::solver::index::LayerIndex;
 use crate::solver::memory::memory_budget;
+use crate::solver::prefetch::prefetch;
 use crate::solver::SolveError;
 
 const NO_EXIT: i8 = i8::MIN;
@@ -591,7 +591,7 @@ mod tests {
     /// as the plain iteration, and the same sweeps and rounds.
     #[test]
     fn layers_agree_with_the_plain_iteration_for_any_thread_count() {
-        use crate::rules::Variant;
+        use crate::engine::rules::Variant;
         use crate::solver::tablebase::Tablebase;
         let seeds = 13;
         assert!(
@@ -665,7 +665,7 @@ mod tests {
     #[test]
     fn mirror_ranks_are_made_again_as_generated() {
         use crate::solver::tablebase::Tablebase;
-        let tables = Tablebase::new(crate::rules::Variant::Ii, 4).expect("a valid board");
+        let tables = Tablebase::new(crate::engine::rules::Variant::Ii, 4).expect("a valid board");
         let rules = *tables.rules();
         let index = LayerIndex::new(4, 13);
         let count = index.count() as usize;

@@ -14,9 +14,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::position::Position;
-use crate::rules::{LastFour, Leftover, Rules, Variant};
-use crate::solver::{SolveError, Tablebase};
+use crate::engine::position::Position;
+use crate::engine::rules::{LastFour, Leftover, Rules, Variant};
+use crate::solver::tablebase::Tablebase;
+use crate::solver::SolveError;
 
 /// The tables of a board up to a top layer, opened by [`open_shared`].
 #[derive(Debug)]

@@ -17,9 +17,9 @@
 
 use std::collections::HashMap;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::solver::Tablebase;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::solver::tablebase::Tablebase;
 
 /// A perfect move from `pos`, or `None` when the position is not inside the
 /// tables (or the game is over). Against any opponent, playing these moves

@@ -8,7 +8,7 @@
 //! (each can stop the other, or nobody can ever capture). No smaller layer is
 //! needed.
 
-use crate::rules::{Rules, Variant, MAX_TOTAL_SEEDS};
+use crate::engine::rules::{Rules, Variant, MAX_TOTAL_SEEDS};
 use crate::solver::index::LayerIndex;
 use crate::solver::memory::memory_budget;
 use crate::solver::retrograde;

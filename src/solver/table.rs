@@ -44,8 +44,8 @@ use memmap2::Mmap;
 
 use thiserror::Error;
 
-use crate::rules::{LastFour, Leftover, Variant};
-use crate::side::Side;
+use crate::engine::rules::{LastFour, Leftover, Variant};
+use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
 use crate::solver::mapped_files::{self, Registration};
 
@@ -472,7 +472,7 @@ fn open_checked(path: &Path) -> Result<(File, u64, Vec<u8>), TableError> {
         path: path.to_path_buf(),
         source,
     };
-    crate::tournament::check_regular_file(path).map_err(read_err)?;
+    crate::records::safe_file::check_regular_file(path).map_err(read_err)?;
     let mut file = File::open(path).map_err(read_err)?;
     let file_len = file.metadata().map_err(read_err)?.len();
     let mut head = vec![0u8; (file_len as usize).min(HEADER_LEN)];
@@ -610,7 +610,7 @@ pub fn map(path: &Path, key: TableKey) -> Result<MappedLayer, TableError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Tablebase;
+    use crate::solver::tablebase::Tablebase;
 
     /// The layer of 4 seeds of Hoyito II on 2x3 (252 entries), saved in `dir`.
     fn small_table(dir: &Path) -> (PathBuf, TableKey, Vec<u8>) {

@@ -14,8 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::position::Position;
-use crate::rules::{LastFour, Leftover, Rules, Variant};
+use crate::engine::position::Position;
+use crate::engine::rules::{LastFour, Leftover, Rules, Variant};
 use crate::solver::index::LayerIndex;
 use crate::solver::memory::memory_budget;
 use crate::solver::retrograde::{self, move_value, LayerStats};
@@ -386,7 +386,7 @@ mod tests {
 #[cfg(test)]
 mod open_tests {
     use super::*;
-    use crate::side::Side;
+    use crate::engine::side::Side;
 
     /// Hoyito II on 2x4 with `seeds` seeds per hole.
     fn rules(seeds: u32) -> Rules {

@@ -7,9 +7,9 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use crate::forfeit::ForfeitReason;
-use crate::game::Ending;
-use crate::tournament::{GameRow, Winner};
+use crate::engine::forfeit::ForfeitReason;
+use crate::engine::game::Ending;
+use crate::records::game_row::{GameRow, Winner};
 
 /// Games by how they ended, named as in `games.csv` (`normal`,
 /// `repetition`, `no-capture-limit`, and the four `forfeit-*` together).
@@ -156,7 +156,7 @@ impl ForfeitCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::empty_row;
+    use crate::tournament::play_scheduled::empty_row;
 
     fn row(south: &str, north: &str, winner: Winner, ending: Ending) -> GameRow {
         let mut row = empty_row();

@@ -13,20 +13,20 @@
 //! they share (`normal`).
 
 mod cluster;
-mod elo;
-mod endings;
-mod first_player;
-mod length;
+pub(crate) mod elo;
+pub(crate) mod endings;
+pub(crate) mod first_player;
+pub(crate) mod length;
 mod matrix;
 mod normal;
-mod outcomes;
-mod pairing;
-mod ratings;
-mod setting;
-mod sprt;
-mod tally;
+pub(crate) mod outcomes;
+pub(crate) mod pairing;
+pub(crate) mod ratings;
+pub(crate) mod setting;
+pub(crate) mod sprt;
+pub(crate) mod tally;
 mod units;
-mod wilson;
+pub(crate) mod wilson;
 
 pub use cluster::ClusteredMean;
 pub use elo::{elo_from_score, score_from_elo, Interval, SampleUnit, ScoreEstimate, NELO_PER_T};
@@ -45,5 +45,3 @@ pub use sprt::{
 pub use tally::{SettingTally, Tally};
 pub use units::{Trinomial, Units};
 pub use wilson::{wilson, Proportion, Z95};
-
-pub(crate) use pairing::rank;

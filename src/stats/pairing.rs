@@ -173,7 +173,7 @@ pub fn pairings(games: &SettingTally<'_>, agent_order: &[String]) -> Vec<Pairing
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::Winner;
+    use crate::records::game_row::Winner;
 
     #[test]
     fn wdl_counts_scores() {

@@ -416,8 +416,9 @@ fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::Tally;
-    use crate::tournament::{empty_row, GameRow, Winner};
+    use crate::records::game_row::{GameRow, Winner};
+    use crate::stats::tally::Tally;
+    use crate::tournament::play_scheduled::empty_row;
 
     /// A seat-swapped pair of `a` against `b`, `a` South first; `a`'s
     /// results in the two games.

@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::rules::Variant;
-use crate::tournament::GameRow;
+use crate::engine::rules::Variant;
+use crate::records::game_row::GameRow;
 
 /// A variant on a board: the key every statistic is grouped by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -30,8 +30,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::game::Ending;
-use crate::tournament::{GameRow, Winner};
+use crate::engine::game::Ending;
+use crate::records::game_row::{GameRow, Winner};
 
 use super::endings::{EndingCounts, ForfeitCounts};
 use super::outcomes::{Pentanomial, Wdl};

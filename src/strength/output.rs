@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::records::safe_file::write_atomic;
 use crate::strength::score::{AgentAccuracy, Judged};
 use crate::strength::StrengthError;
-use crate::tournament::write_atomic;
 
 /// A measurement: what was measured, and each agent's figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,7 +162,7 @@ pub fn write_outputs(dir: &Path, report: &AccuracyReport) -> Result<Vec<PathBuf>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::Move;
+    use crate::engine::moves::Move;
     use crate::solver::probe::Probe;
     use crate::strength::score::score_moves;
 

@@ -10,13 +10,15 @@
 
 use rayon::prelude::*;
 
-use crate::agents::{prepare_tables, AgentSpec, NamedAgent};
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::agents::build::prepare_tables;
+use crate::agents::roster::NamedAgent;
+use crate::agents::spec::AgentSpec;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::seeding::{game_seed, rng_from_seed};
 use crate::strength::StrengthError;
-use crate::tournament::{game_seed, rng_from_seed};
 
 /// Positions to ask agents about, under one set of rules.
 #[derive(Debug, Clone, PartialEq)]

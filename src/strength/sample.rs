@@ -26,12 +26,12 @@
 
 use rand::Rng;
 
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::seeding::rng_from_seed;
+use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
 use crate::strength::{StrengthError, MIN_CHOICES};
-use crate::tournament::rng_from_seed;
 
 /// Which positions to draw, and how many.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +103,7 @@ fn position_at(layers: &[LayerIndex], mut at: u64) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
 
     fn rules(holes: u32) -> Rules {
         Rules::new(Variant::Ii).with_board(holes, 4).unwrap()

@@ -22,11 +22,12 @@
 
 use serde::Serialize;
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
 use crate::solver::probe::Probe;
-use crate::solver::Tablebase;
-use crate::stats::{wilson, Proportion, Z95};
+use crate::solver::tablebase::Tablebase;
+use crate::stats::wilson;
+use crate::stats::wilson::{Proportion, Z95};
 use crate::strength::StrengthError;
 
 /// What the tables say about one position.

@@ -16,8 +16,8 @@
 
 use std::collections::HashSet;
 
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 use crate::strength::MIN_CHOICES;
 
 /// The positions of the tree walk.
@@ -60,8 +60,8 @@ pub fn tree_positions(rules: &Rules, plies: u32) -> TreePositions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft::perft;
-    use crate::rules::Variant;
+    use crate::engine::perft::perft;
+    use crate::engine::rules::Variant;
 
     #[test]
     fn the_first_ply_holds_the_start_and_its_distinct_children() {

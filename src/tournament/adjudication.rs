@@ -34,10 +34,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::game::{Ending, Game};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::side::{BySide, Side};
+use crate::engine::game::{Ending, Game};
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::engine::side::{BySide, Side};
 use crate::solver::shared::{open_shared, OpenTables};
 use crate::solver::SolveError;
 

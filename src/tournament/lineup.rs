@@ -27,12 +27,13 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::agent::{Agent, AgentRng};
-use crate::agents::{AgentSpec, ExternalAgent};
-use crate::forfeit::Forfeit;
-use crate::game::{Game, GameError};
-use crate::moves::Move;
-use crate::rules::Rules;
+use crate::agents::external::ExternalAgent;
+use crate::agents::spec::AgentSpec;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::forfeit::Forfeit;
+use crate::engine::game::{Game, GameError};
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
 
 /// The agents of an experiment, in `tournament.agents` order.
 #[derive(Clone)]

@@ -55,10 +55,10 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::round_row::games_header;
+use super::rounds_row::games_header;
 use super::schedule::Schedule;
 use super::shard_manifest::CODE_VERSION;
-use crate::metrics::{metrics_header, METRICS_FILE};
+use crate::metrics::file::{metrics_header, METRICS_FILE};
 use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
 use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE};
 use crate::records::safe_file::create_new;

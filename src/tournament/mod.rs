@@ -4,26 +4,26 @@
 
 pub mod adjudication;
 pub(crate) mod config;
-mod lineup;
-mod match_rounds;
+pub(crate) mod lineup;
 mod merge;
 mod pgn;
-mod play;
-mod resources;
-mod round_row;
-mod row_check;
-mod row_search;
-mod run_dir;
+pub(crate) mod play_scheduled;
+pub(crate) mod resources;
+mod rounds_memory;
+pub(crate) mod rounds_row;
+pub(crate) mod row_check;
+pub(crate) mod row_search;
+pub(crate) mod run_dir;
 mod run_lock;
-mod run_rows;
-mod runner;
-mod schedule;
-pub(crate) use crate::seeding::splitmix64_nth;
-mod shard;
+pub(crate) mod run_rows;
+pub(crate) mod runner;
+pub(crate) mod schedule;
+pub(crate) mod shard;
 mod shard_manifest;
-mod sprt_watch;
-mod timings;
+pub(crate) mod sprt_watch;
+pub(crate) mod timings;
 
+pub use crate::engine::seeding::{game_seed, opening_seed, rng_from_seed};
 pub use crate::records::game_row::{GameRow, Winner};
 pub use crate::records::moves_file::{
     push_moves_row, MovesFileError, MovesReader, MovesRow, MOVES_FILE, MOVES_HEADER,
@@ -33,11 +33,9 @@ pub use crate::records::moves_hash::{
     FNV_OFFSET_BASIS, FNV_PRIME,
 };
 pub use crate::records::record_lines::RecordFileError;
-pub(crate) use crate::records::record_lines::RecordLines;
 pub use crate::records::safe_file::{
     create_new, create_temp, is_symlink, open_append_no_follow, open_regular, write_atomic,
 };
-pub use crate::seeding::{game_seed, opening_seed, rng_from_seed};
 pub use adjudication::{AdjudicationConfig, AdjudicationError, Adjudicator, TableResults, Verdict};
 pub use config::{
     check_regular_file, ConfigError, Experiment, Format, Openings, RecordConfig, RulesConfig,
@@ -45,13 +43,13 @@ pub use config::{
     DEFAULT_CONFIG_NAME, MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES,
 };
 pub use lineup::{Lineup, Seat, SeatError, SeatMaker};
-pub use match_rounds::MatchMemory;
 pub use merge::{merge_shards, MergeError, Merged};
 pub use pgn::{export_pgn, export_pgn_file, pgn_result, write_pgn_game, PgnError, PgnSummary};
-pub use play::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
+pub use play_scheduled::{empty_row, fill_row, play_measured, play_scheduled, GameFailure};
 pub use resources::{bytes_per_game, check_resources, free_bytes, worker_threads, ResourceError};
-pub use round_row::csv_header;
-pub use round_row::{games_header, RoundColumns, RoundRow, SideLetter};
+pub use rounds_memory::MatchMemory;
+pub use rounds_row::csv_header;
+pub use rounds_row::{games_header, RoundColumns, RoundRow, SideLetter};
 pub use row_check::{check_moves, check_replay, check_rules, RowProblem, ScheduleCheck, HOLES};
 pub use row_search::find_row_line;
 pub use run_dir::{

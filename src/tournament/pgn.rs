@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::config::{ConfigError, Experiment};
+use super::config::error::ConfigError;
+use super::config::experiment::Experiment;
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_file::{MovesFileError, MovesReader, MovesRow, MOVES_FILE};
 use crate::records::moves_hash::move_token;
@@ -165,7 +166,7 @@ pub fn write_pgn_game(
     event: &str,
     date: &str,
     row: &GameRow,
-    moves: Option<&[crate::moves::Move]>,
+    moves: Option<&[crate::engine::moves::Move]>,
 ) -> io::Result<()> {
     let result = pgn_result(row.winner);
     let tags: [(&str, String); 15] = [
@@ -230,7 +231,7 @@ fn comment<W: Write>(
     out: &mut W,
     word: &mut impl FnMut(&mut dyn Write, &str) -> io::Result<()>,
     label: &str,
-    moves: &[crate::moves::Move],
+    moves: &[crate::engine::moves::Move],
 ) -> io::Result<()> {
     word(out, label)?;
     for (i, &mv) in moves.iter().enumerate() {
@@ -282,10 +283,10 @@ pub fn export_pgn_file(dir: &Path, path: &Path) -> Result<PgnSummary, PgnError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Ending;
-    use crate::moves::Move;
-    use crate::rules::Variant;
-    use crate::tournament::MovesHash;
+    use crate::engine::game::Ending;
+    use crate::engine::moves::Move;
+    use crate::engine::rules::Variant;
+    use crate::records::moves_hash::MovesHash;
 
     fn row() -> GameRow {
         GameRow {

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::agents::AgentSpec;
+use crate::agents::spec::AgentSpec;
 use crate::solver::memory::{memory_budget, MemorySource};
 
-use super::{Experiment, GAMES_FILE};
+use super::config::experiment::Experiment;
+use crate::records::run_files::GAMES_FILE;
 
 /// `moves.csv`, beside `games.csv`.
 const MOVES_FILE: &str = "moves.csv";

@@ -17,17 +17,18 @@
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
-use crate::game::{Ending, Game};
-use crate::metrics::{metrics_values, GameMeasures, MeasureRecorder, METRICS_COLUMNS};
-use crate::moves::Move;
-use crate::round_match::round_setup_after;
-use crate::side::Side;
+use crate::engine::game::{Ending, Game};
+use crate::engine::moves::Move;
+use crate::engine::rounds_match::round_setup_after;
+use crate::engine::side::Side;
+use crate::metrics::file::{metrics_values, METRICS_COLUMNS};
+use crate::metrics::measures::{GameMeasures, MeasureRecorder};
 
-use super::config::Experiment;
+use super::config::experiment::Experiment;
 use super::schedule::{Opening, Schedule, ScheduledGame};
+use crate::engine::seeding::rng_from_seed;
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_hash::MovesHash;
-use crate::seeding::rng_from_seed;
 
 /// The smallest and largest number of holes per row the engine plays.
 pub const HOLES: std::ops::RangeInclusive<u8> = 2..=16;
@@ -312,7 +313,7 @@ impl ScheduleCheck {
 /// says: winner, captures, plies and ending. About 10 microseconds a game.
 pub fn check_moves(
     row: &GameRow,
-    rules: crate::rules::Rules,
+    rules: crate::engine::rules::Rules,
     moves: &[Move],
 ) -> Result<(), RowProblem> {
     check_replay(row, Game::new(rules), moves, None)
@@ -363,7 +364,7 @@ pub fn check_replay(
     if row.ending.is_adjudication() && !game.is_over() {
         let pos = *game.position();
         let now = pos.captures();
-        let scores = crate::side::BySide {
+        let scores = crate::engine::side::BySide {
             south: row.south_captures,
             north: row.north_captures,
         };

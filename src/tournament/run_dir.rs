@@ -19,15 +19,15 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::config::Experiment;
-use super::round_row::games_header;
+use super::config::experiment::Experiment;
+use super::rounds_row::games_header;
 use super::run_lock::{lock_exclusive, DirLock};
 use super::run_rows::RowFiles;
 use super::runner::RecordSinks;
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
-use crate::metrics::{metrics_header, METRICS_FILE};
+use crate::metrics::file::{metrics_header, METRICS_FILE};
 use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
 use crate::records::run_files::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 pub use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
@@ -390,7 +390,7 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
     )))
 }
 
-mod error;
+pub(crate) mod error;
 mod records;
 mod resume_check;
 mod slice;

@@ -27,11 +27,12 @@ use std::sync::mpsc;
 use csv::{ErrorKind, StringRecord};
 use rayon::prelude::*;
 
-use super::config::Experiment;
+use super::config::experiment::Experiment;
 use super::row_check::{check_replay, check_rules, RowProblem, ScheduleCheck};
-use crate::game::Game;
-use crate::metrics::{GameMeasures, MetricsReader, METRICS_COLUMNS, METRICS_FILE};
-use crate::moves::Move;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::metrics::file::{MetricsReader, METRICS_COLUMNS, METRICS_FILE};
+use crate::metrics::measures::GameMeasures;
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::{MovesReader, MovesRow, MOVES_FILE};
 use crate::records::record_lines::RecordFileError;

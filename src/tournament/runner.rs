@@ -25,18 +25,19 @@ use thiserror::Error;
 
 use super::adjudication::Adjudicator;
 use super::lineup::Lineup;
-use super::match_rounds::MatchMemory;
-use super::play::{empty_row, fill_row, fill_row_from, play_measured, GameFailure};
-use super::round_row::RoundColumns;
+use super::play_scheduled::{empty_row, fill_row, fill_row_from, play_measured, GameFailure};
+use super::rounds_memory::MatchMemory;
+use super::rounds_row::RoundColumns;
 use super::schedule::{Schedule, ScheduledGame};
 use super::shard::GameIds;
-use crate::forfeit::Forfeit;
-use crate::game::Outcome;
-use crate::metrics::{push_metrics_row, GameMeasures, MeasureRecorder};
-use crate::moves::Move;
+use crate::engine::forfeit::Forfeit;
+use crate::engine::game::Outcome;
+use crate::engine::moves::Move;
+use crate::engine::side::Side;
+use crate::metrics::file::push_metrics_row;
+use crate::metrics::measures::{GameMeasures, MeasureRecorder};
 use crate::records::game_row::GameRow;
 use crate::records::moves_file::push_moves_row;
-use crate::side::Side;
 use crate::solver::mapped_files::{self, TableChanged};
 
 /// A run that stopped.

@@ -28,14 +28,14 @@
 
 use std::ops::Range;
 
-use crate::game::{Game, Outcome};
-use crate::moves::Move;
-use crate::round_match::round_setup;
-use crate::rules::{Rules, Variant};
-use crate::side::Side;
+use crate::engine::game::{Game, Outcome};
+use crate::engine::moves::Move;
+use crate::engine::rounds_match::round_setup;
+use crate::engine::rules::{Rules, Variant};
+use crate::engine::side::Side;
 
-use super::config::Experiment;
-use crate::seeding::{game_seed, opening_seed};
+use super::config::experiment::Experiment;
+use crate::engine::seeding::{game_seed, opening_seed};
 
 /// Everything needed to play one game of the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl ScheduledGame {
     /// A new game at the start of this round: the rules' start position,
     /// [`ScheduledGame::first`] to move.
     pub fn start(&self) -> Game {
-        let mut start = crate::position::Position::start(&self.rules);
+        let mut start = crate::engine::position::Position::start(&self.rules);
         start.side = self.first;
         Game::from_position(self.rules, start)
     }

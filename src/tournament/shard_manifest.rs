@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Experiment;
+use super::config::experiment::Experiment;
 use super::shard::Shard;
 use crate::records::moves_hash::{FNV_OFFSET_BASIS, FNV_PRIME};
 use crate::records::safe_file::write_atomic;

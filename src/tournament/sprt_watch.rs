@@ -12,7 +12,8 @@
 //! openings, and a repeated pair is a result like any other. (The report's
 //! pair-based figures, by contrast, count distinct pairs once.)
 
-use crate::stats::{Pentanomial, Sprt, SprtDecision, SprtStatus};
+use crate::stats::outcomes::Pentanomial;
+use crate::stats::sprt::{Sprt, SprtDecision, SprtStatus};
 
 use crate::records::game_row::{GameRow, Winner};
 
@@ -110,8 +111,8 @@ impl SprtTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{SprtConfig, SprtModel};
-    use crate::tournament::play::empty_row;
+    use crate::stats::sprt::{SprtConfig, SprtModel};
+    use crate::tournament::play_scheduled::empty_row;
 
     fn row(id: u64, south: &str, north: &str, winner: Winner) -> GameRow {
         let mut row = empty_row();

@@ -4,8 +4,9 @@
 //! predicts held-out results. The text depends on the command and the games
 //! alone (no date, no path), so the same command writes the same bytes.
 
-use crate::agents::{AgentSpec, EvalSpec};
-use crate::rules::Rules;
+use crate::agents::eval_spec::EvalSpec;
+use crate::agents::spec::AgentSpec;
+use crate::engine::rules::Rules;
 use crate::tune::Tuned;
 
 /// The depth of the alpha-beta agent written for a base that does not search.
@@ -82,8 +83,9 @@ pub fn render(base: &AgentSpec, tuned: &Tuned, how: &Provenance) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{Feature, Weights, FEATURES};
-    use crate::rules::Variant;
+    use crate::agents::eval_learned::Weights;
+    use crate::agents::features::{Feature, FEATURES};
+    use crate::engine::rules::Variant;
     use crate::tune::Quality;
 
     #[test]
@@ -118,7 +120,7 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("t.toml"), &text).unwrap();
-        let roster = crate::agents::Roster::load(dir.path()).unwrap();
+        let roster = crate::agents::roster::Roster::load(dir.path()).unwrap();
         let spec = roster.get("t").unwrap().spec.clone();
         assert_eq!(spec, tuned_spec(&AgentSpec::Greedy, &tuned));
         let AgentSpec::Alphabeta { depth, eval, .. } = spec else {

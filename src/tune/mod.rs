@@ -17,9 +17,11 @@ pub mod sample;
 
 use thiserror::Error;
 
-use crate::agents::{AgentSpec, Feature, Weights, FEATURES};
-use crate::play::PlayError;
-use crate::rules::Rules;
+use crate::agents::eval_learned::Weights;
+use crate::agents::features::{Feature, FEATURES};
+use crate::agents::spec::AgentSpec;
+use crate::engine::game_loop::PlayError;
+use crate::engine::rules::Rules;
 
 pub use fit::FitError;
 pub use sample::Sample;

@@ -13,12 +13,15 @@
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::agent::{Agent, AgentRng};
-use crate::agents::{evaluate, features, AgentSpec, FeatureVector};
-use crate::game::Game;
-use crate::play::{play_game, PlayError};
-use crate::rules::Rules;
-use crate::side::BySide;
+use crate::agents::eval_margin::evaluate;
+use crate::agents::features;
+use crate::agents::features::FeatureVector;
+use crate::agents::spec::AgentSpec;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::game_loop::{play_game, PlayError};
+use crate::engine::rules::Rules;
+use crate::engine::side::BySide;
 
 /// The most random plies a game opens with (drawn uniformly from 0 to this).
 pub const MAX_RANDOM_PLIES: u32 = 6;
@@ -106,7 +109,7 @@ pub fn samples(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
 
     #[test]
     fn games_are_labelled_from_the_movers_point_of_view() {

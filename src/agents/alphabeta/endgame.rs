@@ -9,11 +9,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::agents::evaluation::{terminal_margin, Score};
+use crate::agents::eval_margin::{terminal_margin, Score};
 use crate::agents::tablebase::{shared_tables_in, TablebaseAgentError};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::solver::Tablebase;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::solver::tablebase::Tablebase;
 
 /// The tables a search uses, up to their top layer.
 #[derive(Debug, Clone)]

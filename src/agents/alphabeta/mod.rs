@@ -11,7 +11,7 @@
 //! spec keys in `options`.
 
 mod endgame;
-mod options;
+pub(crate) mod options;
 mod ordering;
 mod quiescence;
 mod search;
@@ -19,14 +19,14 @@ mod tt;
 
 use std::time::{Duration, Instant};
 
-use crate::agent::{Agent, AgentRng};
-use crate::agents::evaluation::{Score, StallTracker};
-use crate::agents::evaluator::Evaluator;
+use crate::agents::eval_choice::Evaluator;
+use crate::agents::eval_margin::{Score, StallTracker};
 use crate::agents::tablebase::TablebaseAgentError;
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 use endgame::Endgame;
 pub use options::SearchOptions;

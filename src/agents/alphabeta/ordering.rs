@@ -8,10 +8,10 @@
 
 use std::mem::MaybeUninit;
 
-use crate::moves::Move;
-use crate::position::{ChildSink, MoveEffect, Position};
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::moves::Move;
+use crate::engine::position::{ChildSink, MoveEffect, Position};
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 
 /// "No move" in a table entry or a killer slot; a pass is stored as 16.
 pub(super) const NO_MOVE: u8 = 255;
@@ -271,7 +271,7 @@ impl MoveOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
 
     #[test]
     fn killers_come_after_captures_and_history_orders_the_rest() {

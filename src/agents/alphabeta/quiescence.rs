@@ -13,9 +13,9 @@
 //! its turn, quiet ones included, was tried first: it multiplied the nodes of
 //! a 12-ply search on 2x12 by 34.)
 
-use crate::agents::evaluation::{limit_reached, stalled_margin, terminal_margin, Score};
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::agents::eval_margin::{limit_reached, stalled_margin, terminal_margin, Score};
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 use super::ordering::{order_children, Child, Children, NO_MOVE};
 use super::{AlphaBeta, MAX_LINE};

@@ -7,11 +7,11 @@
 //! The plain search is the same code with `E = false`, so that its moves and
 //! node counts stay exactly those of the roster's existing agents.
 
-use crate::agents::evaluation::{limit_reached, stalled_margin, terminal_margin, Score};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::prefetch::prefetch;
-use crate::rules::Rules;
+use crate::agents::eval_margin::{limit_reached, stalled_margin, terminal_margin, Score};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::solver::prefetch::prefetch;
 
 use super::ordering::{encode, order_children, table_child, Child, Children, NO_MOVE};
 use super::tt::{self, Entry, EXACT, LOWER, UPPER};

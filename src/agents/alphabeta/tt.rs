@@ -18,10 +18,10 @@
 //!   times over, and always replacing loses the deep entries near the root,
 //!   which cost the most to find again.
 
-use crate::agents::evaluation::Score;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::agents::eval_margin::Score;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 use super::ordering::{encode, table_child, NO_MOVE};
 

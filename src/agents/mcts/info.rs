@@ -2,7 +2,7 @@
 //! the playouts, and each root move's statistics and proof.
 
 use crate::agents::mcts::node::{Node, Proof};
-use crate::moves::Move;
+use crate::engine::moves::Move;
 
 /// One root move after a search.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,17 +2,17 @@
 //! at a cap and scored by the evaluation there), or the evaluation of the leaf
 //! itself. Rewards are South's, in `[0, 1]`.
 
-use crate::agent::AgentRng;
-use crate::agents::evaluation::{
+use crate::agents::eval_choice::Evaluator;
+use crate::agents::eval_margin::{
     limit_reached, outcome_reward, stalled_margin, terminal_margin, Score,
 };
-use crate::agents::evaluator::Evaluator;
 use crate::agents::greedy::greedy_move;
 use crate::agents::mcts::rollout::RolloutPolicy;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::agent_trait::AgentRng;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 
 /// The margin, in seeds, at which the leaf evaluation of `rollout = "none"`
 /// gives a reward of `1 / (1 + e^-1)` ≈ 0.73: one casa (4 seeds).

@@ -10,25 +10,25 @@
 
 mod info;
 mod leaf;
-mod node;
+pub(crate) mod node;
 mod proof;
 mod rave;
 mod reuse;
-mod rollout;
+pub(crate) mod rollout;
 mod searched;
 mod select;
 mod solver;
 
 use rand::seq::SliceRandom;
 
-use crate::agent::{Agent, AgentRng};
-use crate::agents::evaluation::{limit_reached, StallTracker};
-use crate::agents::evaluator::Evaluator;
-use crate::game::Game;
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::seeding::with_own_stream;
-use crate::side::Side;
+use crate::agents::eval_choice::Evaluator;
+use crate::agents::eval_margin::{limit_reached, StallTracker};
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::seeding::with_own_stream;
+use crate::engine::side::Side;
 
 pub use info::{MctsInfo, MoveStats};
 pub use leaf::{logistic_reward, LEAF_SCALE};
@@ -476,8 +476,8 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::position::Position;
-    use crate::rules::Variant;
+    use crate::engine::position::Position;
+    use crate::engine::rules::Variant;
 
     fn searcher(iterations: u32, options: MctsOptions) -> Mcts {
         Mcts::new(MctsParams {

@@ -2,9 +2,9 @@
 //! is proven about it. Kept small (64 bytes on 2x6) because a search holds
 //! millions of them; the enhancements' extra data lives beside the nodes.
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::side::Side;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
 
 /// What MCTS-Solver has proven about a node, for the side that moved into it
 /// (or, in [`crate::agents::MctsInfo`], for the side to move at the root).

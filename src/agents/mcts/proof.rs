@@ -4,8 +4,8 @@
 
 use crate::agents::mcts::leaf::end_margin;
 use crate::agents::mcts::node::{Node, Proof};
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 
 /// The proof of a terminal node for its mover.
 pub(super) fn terminal_proof(node: &Node, rules: &Rules) -> Proof {

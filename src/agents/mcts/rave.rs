@@ -16,8 +16,8 @@
 //! which the owner of `h` sowed `h` at some point after `n`, and that owner's
 //! reward in them.
 
-use crate::moves::Move;
-use crate::side::Side;
+use crate::engine::moves::Move;
+use crate::engine::side::Side;
 
 /// A node's slots when it has none.
 pub(crate) const NO_SLOTS: u32 = u32::MAX;

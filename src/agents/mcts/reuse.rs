@@ -11,7 +11,7 @@
 
 use crate::agents::mcts::rave::NO_SLOTS;
 use crate::agents::mcts::Mcts;
-use crate::game::Game;
+use crate::engine::game::Game;
 
 impl Mcts {
     /// Makes the node of `game`'s current position the root, if the tree in

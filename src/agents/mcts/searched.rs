@@ -2,10 +2,10 @@
 //! position, moves), which tree reuse (`reuse`) checks before it carries a
 //! tree into the next move.
 
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The game that the tree in memory was searched for.
 #[derive(Debug, Clone)]

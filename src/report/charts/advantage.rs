@@ -6,7 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
 
 use crate::report::summary::Summary;
-use crate::stats::{Proportion, Scope};
+use crate::stats::first_player::Scope;
+use crate::stats::wilson::Proportion;
 
 use super::axis::Labels;
 use super::error_bars::{self, draw_error_bars, Frame, Interval};

@@ -8,9 +8,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
 
-use crate::metrics::{Family, Metric};
+use crate::engine::rules::Variant;
+use crate::metrics::aggregate::{Family, Metric};
 use crate::report::balance::BalanceSummary;
-use crate::rules::Variant;
 
 use super::axis::Labels;
 use super::error_bars::{draw_error_bars, Frame, Interval, Series};
@@ -135,9 +135,10 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::{bounds, data};
-    use crate::metrics::{Estimate, GroupKey, GroupMetrics, Metric};
+    use crate::engine::rules::Variant;
+    use crate::metrics::aggregate::{GroupKey, GroupMetrics, Metric};
+    use crate::metrics::interval::Estimate;
     use crate::report::balance::BalanceSummary;
-    use crate::rules::Variant;
 
     /// Every metric that cannot leave [0, 1] (balance, draws, stalls,
     /// completion, ...) keeps its axis there; counts are unbounded.

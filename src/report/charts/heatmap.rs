@@ -12,7 +12,7 @@ use plotters::style::{Color, RGBColor, TextStyle};
 
 use crate::report::setting_summary::SettingSummary;
 use crate::report::summary::Summary;
-use crate::stats::Scope;
+use crate::stats::first_player::Scope;
 
 use super::text::{draw_title, title_height, unsigned, widest};
 use super::{category_label, Categories, DrawResult, FAMILY, TITLE_SIZE};

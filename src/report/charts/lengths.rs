@@ -11,8 +11,8 @@ use plotters::prelude::{
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, TextStyle};
 
-use crate::rules::Variant;
-use crate::stats::{SettingTally, Tally};
+use crate::engine::rules::Variant;
+use crate::stats::tally::{SettingTally, Tally};
 
 use super::axis::{Axis, Labels};
 use super::legend::{headroom, Legend, Marker};

@@ -31,9 +31,9 @@ use plotters::prelude::{
 };
 use rayon::prelude::*;
 
-use crate::metrics::Family;
-use crate::rules::Variant;
-use crate::stats::Tally;
+use crate::engine::rules::Variant;
+use crate::metrics::aggregate::Family;
+use crate::stats::tally::Tally;
 
 use super::balance::BalanceSummary;
 

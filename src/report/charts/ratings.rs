@@ -89,9 +89,10 @@ pub fn draw_ratings<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::series;
+    use crate::records::game_row::{GameRow, Winner};
     use crate::report::summary::summarize;
-    use crate::stats::Tally;
-    use crate::tournament::{empty_row, GameRow, Winner};
+    use crate::stats::tally::Tally;
+    use crate::tournament::play_scheduled::empty_row;
 
     /// Ten seat-swapped pairs of `winner` against `loser`, `winner` winning
     /// all but `draws` of its games, which are drawn.

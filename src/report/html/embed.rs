@@ -11,9 +11,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::tournament::{
-    find_row_line, Experiment, MovesRow, Opening, Schedule, Winner, MOVES_FILE,
-};
+use crate::records::game_row::Winner;
+use crate::records::moves_file::{MovesRow, MOVES_FILE};
+use crate::tournament::config::experiment::Experiment;
+use crate::tournament::row_search::find_row_line;
+use crate::tournament::schedule::{Opening, Schedule};
 
 use super::super::error::ReportError;
 use super::blocks::{escape, inline, table_html, Align};
@@ -357,8 +359,8 @@ fn replay_pick(
 mod tests {
     use super::super::pick::Brief;
     use super::*;
-    use crate::game::Game;
-    use crate::rules::{Rules, Variant};
+    use crate::engine::game::Game;
+    use crate::engine::rules::{Rules, Variant};
     use rand::SeedableRng;
 
     /// The budget is checked from a lower bound of a game's bytes: it must
@@ -415,7 +417,7 @@ mod tests {
                 winner: Winner::Draw,
                 scores: (0, 0),
                 plies: 1_999_999,
-                ending: crate::game::Ending::Repetition,
+                ending: crate::engine::game::Ending::Repetition,
             },
             reasons: vec![reason],
         };

@@ -5,12 +5,12 @@
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::game::{Ending, Game, GameError};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
-use crate::sowing::{CaptureKind, Trace};
+use crate::engine::game::{Ending, Game, GameError};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
+use crate::engine::sowing::{CaptureKind, Trace};
 
 use super::laps::{move_laps, Lap, MoveLaps};
 

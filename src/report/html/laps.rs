@@ -9,10 +9,10 @@
 //! position. The rules themselves (where a lap ends, what is captured, who
 //! moves next) come from the trace, never from here.
 
-use crate::diagram::describe_step;
-use crate::position::Position;
-use crate::side::{BySide, Side};
-use crate::sowing::{CaptureKind, Step};
+use crate::engine::diagram::describe_step;
+use crate::engine::position::Position;
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::{CaptureKind, Step};
 
 /// One lap of a move as the viewer shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,9 +147,9 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::game::Game;
-    use crate::rules::{Rules, Variant};
-    use crate::sowing::Trace;
+    use crate::engine::game::Game;
+    use crate::engine::rules::{Rules, Variant};
+    use crate::engine::sowing::Trace;
 
     /// Every move of random games on every variant and several boards: the
     /// laps rebuilt from the trace end on the engine's next position, and
@@ -204,7 +204,7 @@ mod tests {
         let before: Position = "5,5,2/3,3,0 S 0-0".parse().expect("position");
         let mut trace = Trace::new();
         let (after, _) = before
-            .play_traced(&rules, crate::Move::Sow(2), &mut trace)
+            .play_traced(&rules, crate::engine::moves::Move::Sow(2), &mut trace)
             .expect("legal");
         let got = move_laps(&before, &after, &trace).expect("agrees");
         assert_eq!(got.laps.len(), 1);

@@ -10,11 +10,11 @@
 
 mod assets;
 mod blocks;
-mod embed;
+pub(crate) mod embed;
 mod game_view;
 mod laps;
-mod page;
-mod pick;
+pub(crate) mod page;
+pub(crate) mod pick;
 mod viewer;
 
 pub use blocks::{parse_blocks, Align, Block};

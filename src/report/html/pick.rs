@@ -7,9 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::game::Ending;
-use crate::rules::Variant;
-use crate::tournament::{GameRow, Winner};
+use crate::engine::game::Ending;
+use crate::engine::rules::Variant;
+use crate::records::game_row::{GameRow, Winner};
 
 /// Why a game is in the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

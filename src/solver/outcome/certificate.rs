@@ -24,10 +24,10 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::side::Side;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::engine::side::Side;
 
 use super::dfpn::{key_of, leaf_value, need_at, Limits, Prover, Verdict};
 use super::transposition::NodeKey;

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 
 use super::certificate::{after_field, fnv64, fnv64_more, CertificateError, FNV_START};
 use super::transposition::{Entry, NodeKey, Table};

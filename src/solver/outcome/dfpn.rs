@@ -27,11 +27,11 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
-use crate::solver::Tablebase;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
+use crate::solver::tablebase::Tablebase;
 
 use super::transposition::{add, Entry, NodeKey, Table, INF};
 

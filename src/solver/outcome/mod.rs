@@ -19,8 +19,8 @@ pub mod verify;
 
 use std::fmt;
 
-use crate::position::Position;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
 
 pub use certificate::{Certificate, CertificateError, Extractor};
 pub use dfpn::{Limits, Progress, Prover, Verdict};

@@ -6,7 +6,7 @@
 //! An entry is matched on its whole key (board, side to move, the margin
 //! still needed), never on a hash alone.
 
-use crate::side::Side;
+use crate::engine::side::Side;
 
 /// Proof and disproof numbers: `INF` marks a proved (pn 0, dn INF) or
 /// disproved (pn INF, dn 0) node.

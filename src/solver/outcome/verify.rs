@@ -18,11 +18,11 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
-use crate::solver::Tablebase;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
+use crate::solver::tablebase::Tablebase;
 
 use super::certificate::{Certificate, Child, ProofNode};
 

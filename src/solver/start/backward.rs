@@ -21,8 +21,8 @@ use super::layer::{ReachableLayer, ValueStore};
 use super::progress::Progress;
 use super::solve::{StartOptions, StartSolve};
 use super::state::{self, Kind, Scratch, ScratchDir, ScratchWriter, StateError};
-use crate::position::Position;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
 use crate::solver::retrograde::move_value;
 
 impl StartSolve {

@@ -4,9 +4,9 @@
 //! a position whose value was final in an earlier sweep).
 
 use super::solve::StartSolve;
-use crate::game::{Game, Outcome};
-use crate::moves::Move;
-use crate::position::{MoveEffect, Position};
+use crate::engine::game::{Game, Outcome};
+use crate::engine::moves::Move;
+use crate::engine::position::{MoveEffect, Position};
 use crate::solver::retrograde::move_value;
 
 impl StartSolve {

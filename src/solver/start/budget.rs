@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::error::StartError;
-use crate::rules::Variant;
+use crate::engine::rules::Variant;
 
 /// Bytes a solved position holds in memory: key, value, settling sweep,
 /// lookup bucket.

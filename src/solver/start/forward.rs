@@ -27,9 +27,9 @@ use super::progress::{LayerSolveStats, Progress};
 use super::solve::{StartOptions, StartSolve};
 use super::spill::{merge_sorted, KeyRun, Pending, SpillStack};
 use super::state::{self, Ident, Kind, Mapped, ScratchDir};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
 
 /// A fast hash for keys that are already well spread (ranks).

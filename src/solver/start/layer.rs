@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use super::state::Mapped;
-use crate::position::Position;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
 
 /// The key of `pos` (captures ignored) in the index of its layer.

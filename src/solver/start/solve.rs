@@ -14,9 +14,9 @@ use super::error::StartError;
 use super::layer::{canonical, ReachableLayer};
 use super::progress::{LayerSolveStats, Progress};
 use super::state::{self, Ident};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::side::Side;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
 
 /// The positions reachable from a start, layer by layer, solved.

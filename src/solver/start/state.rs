@@ -44,7 +44,8 @@ use std::rc::Rc;
 use memmap2::{Mmap, MmapMut};
 use thiserror::Error;
 
-use crate::tournament::{create_temp, fnv1a, FNV_OFFSET_BASIS};
+use crate::records::moves_hash::{fnv1a, FNV_OFFSET_BASIS};
+use crate::records::safe_file::create_temp;
 
 const MAGIC: &[u8; 8] = b"HOYSTART";
 const VERSION: u8 = 1;

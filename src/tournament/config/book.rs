@@ -16,10 +16,10 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::game::Game;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
 
 /// A book that cannot be read, or cannot be made as asked.
 #[derive(Debug, Error)]

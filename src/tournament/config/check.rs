@@ -8,9 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::agents::Roster;
-use crate::rules::{check_board, max_seeds_per_hole, RulesError, Variant};
-use crate::stats::{Sprt, SprtConfig};
+use crate::agents::roster::Roster;
+use crate::engine::rules::{check_board, max_seeds_per_hole, RulesError, Variant};
+use crate::stats::sprt::{Sprt, SprtConfig};
 use crate::tournament::adjudication::TableResults;
 
 use super::error::ConfigError;

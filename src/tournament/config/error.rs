@@ -9,7 +9,7 @@
 use thiserror::Error;
 
 use super::unknown::Unknown;
-use crate::toml_place::TomlPlace;
+use crate::records::toml_place::TomlPlace;
 
 /// An experiment that cannot be run as written.
 #[derive(Debug, Error)]

@@ -18,9 +18,9 @@ use super::record_config::RecordConfig;
 use super::rules_config::RulesConfig;
 use super::run_date::RunDate;
 use super::tournament_config::TournamentConfig;
-use crate::agents::AgentSpec;
-use crate::rules::{Rules, Variant};
-use crate::stats::SprtConfig;
+use crate::agents::spec::AgentSpec;
+use crate::engine::rules::{Rules, Variant};
+use crate::stats::sprt::SprtConfig;
 use crate::tournament::adjudication::AdjudicationConfig;
 
 /// One experiment, as written in `configs/*.toml` and saved as `experiment.toml`.

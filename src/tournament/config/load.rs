@@ -15,9 +15,9 @@ use std::path::Path;
 use super::error::ConfigError;
 use super::experiment::Experiment;
 use super::unknown_keys;
-use crate::agents::{Roster, RosterError};
+use crate::agents::roster::{Roster, RosterError};
 use crate::records::safe_file::check_regular_file;
-use crate::toml_place::TomlPlace;
+use crate::records::toml_place::TomlPlace;
 
 /// The built-in default experiment (also `configs/default.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");

@@ -16,24 +16,24 @@
 //! error (`error`), an unknown name (`unknown`), the serde helpers
 //! (`holes_range`, `serde_names`) and the spelling suggestions (`suggest`).
 
-mod book;
+pub(crate) mod book;
 mod check;
-mod error;
-mod experiment;
+pub(crate) mod error;
+pub(crate) mod experiment;
 mod holes_range;
 mod load;
-mod openings;
+pub(crate) mod openings;
 mod record_config;
 mod rules_config;
 mod run_date;
 mod serde_names;
 mod suggest;
-mod tournament_config;
+pub(crate) mod tournament_config;
 mod unknown;
 mod unknown_keys;
 
 pub use crate::records::safe_file::check_regular_file;
-pub use crate::toml_place::TomlPlace;
+pub use crate::records::toml_place::TomlPlace;
 pub use book::{read_entries, Book, BookEntry, BookError};
 pub use check::{MAX_ROUNDS, MAX_THREADS, MAX_TOTAL_GAMES};
 pub use error::ConfigError;

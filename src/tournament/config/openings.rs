@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::moves::Move;
-use crate::rules::{Rules, Variant};
+use crate::engine::moves::Move;
+use crate::engine::rules::{Rules, Variant};
 
 use super::book::{read_entries, Book, BookEntry, BookError};
 use super::error::ConfigError;

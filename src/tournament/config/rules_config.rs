@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::holes_range;
-use crate::rules::{LastFour, Leftover, Rules, StallRules, Variant};
+use crate::engine::rules::{LastFour, Leftover, Rules, StallRules, Variant};
 
 /// `[rules]`: the variants and boards played, and the options of RULES.md.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -72,7 +72,8 @@ pub fn reads_str<T: de::DeserializeOwned>(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::config::{Format, RecordConfig};
+    use crate::tournament::config::record_config::RecordConfig;
+    use crate::tournament::config::tournament_config::Format;
 
     #[test]
     fn struct_keys_and_enum_values_come_from_the_derives() {

@@ -1,7 +1,7 @@
 //! Unit tests of `config`, kept in their own file so that the folder's
 //! facade stays a list of its files.
 use super::*;
-use crate::rules::{Leftover, Variant};
+use crate::engine::rules::{Leftover, Variant};
 
 const SMALL: &str = r#"
 name = "small"

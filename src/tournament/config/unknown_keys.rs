@@ -22,9 +22,9 @@ use super::serde_names::{names_of, reads_str};
 use super::suggest::closest;
 use super::tournament_config::{Format, TournamentConfig};
 use super::unknown::{Unknown, UnknownKind};
-use crate::rules::{Leftover, Variant};
-use crate::stats::{SprtConfig, SprtModel};
-use crate::toml_place::line_column;
+use crate::engine::rules::{Leftover, Variant};
+use crate::records::toml_place::line_column;
+use crate::stats::sprt::{SprtConfig, SprtModel};
 use crate::tournament::adjudication::{AdjudicationConfig, TableResults};
 
 /// Every unknown key and closed-set value of experiment `text`, in file

@@ -1,6 +1,7 @@
 //! Unit tests of `row_check`, kept beside it in their own file so that the module stays short.
 use super::*;
-use crate::tournament::{fill_row, play_scheduled, Lineup};
+use crate::tournament::lineup::Lineup;
+use crate::tournament::play_scheduled::{fill_row, play_scheduled};
 
 /// A change to a row, and the column that should then be refused.
 type Case = (&'static str, fn(&mut GameRow));
@@ -25,7 +26,7 @@ fn game_one(e: &Experiment) -> (GameRow, Vec<Move>) {
     let game = schedule.game(1);
     let opening = schedule.opening(&game);
     let played = play_scheduled(&game, opening, &lineup, None, |_, _| {}).unwrap();
-    let mut row = crate::tournament::empty_row();
+    let mut row = crate::tournament::play_scheduled::empty_row();
     fill_row(&mut row, &game, opening.plies(), &lineup, &played);
     (row, played.moves().to_vec())
 }
@@ -50,7 +51,7 @@ fn each_scheduled_column_is_checked() {
     let cases: [Case; 9] = [
         ("game_id", |r| r.game_id = 2),
         ("pair_id", |r| r.pair_id = 1),
-        ("variant", |r| r.variant = crate::rules::Variant::I),
+        ("variant", |r| r.variant = crate::engine::rules::Variant::I),
         ("holes", |r| r.holes = 6),
         ("seeds", |r| r.seeds = 3),
         ("south", |r| r.south = "random".into()),
@@ -84,14 +85,14 @@ fn a_flipped_result_is_caught_by_the_rules_or_by_replaying_the_moves() {
     // moves tell.
     let mut swapped = row.clone();
     std::mem::swap(&mut swapped.south_captures, &mut swapped.north_captures);
-    swapped.winner = Winner::of(&crate::game::Outcome {
-        scores: crate::side::BySide {
+    swapped.winner = Winner::of(&crate::engine::game::Outcome {
+        scores: crate::engine::side::BySide {
             south: swapped.south_captures,
             north: swapped.north_captures,
         },
         winner: match swapped.south_captures.cmp(&swapped.north_captures) {
-            std::cmp::Ordering::Greater => Some(crate::side::Side::South),
-            std::cmp::Ordering::Less => Some(crate::side::Side::North),
+            std::cmp::Ordering::Greater => Some(crate::engine::side::Side::South),
+            std::cmp::Ordering::Less => Some(crate::engine::side::Side::North),
             std::cmp::Ordering::Equal => None,
         },
         ending: swapped.ending,

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::error::RunDirError;
 use crate::records::record_lines::RecordFileError;
-use crate::tournament::config::Experiment;
+use crate::tournament::config::experiment::Experiment;
 use crate::tournament::run_rows::{check_run_rows, RowFiles};
 
 /// Checks the first `rows` rows of `dir/games.csv` (and of `dir/moves.csv`

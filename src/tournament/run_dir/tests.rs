@@ -1,7 +1,7 @@
 //! Unit tests of `run_dir`, kept beside it in their own file so that the module stays short.
 use super::*;
-use crate::tournament::csv_header;
-use crate::tournament::play::empty_row;
+use crate::tournament::play_scheduled::empty_row;
+use crate::tournament::rounds_row::csv_header;
 
 /// An experiment that records no moves: `games.csv` alone.
 fn experiment(seed: u64) -> Experiment {
@@ -30,7 +30,10 @@ fn with_moves(seed: u64) -> Experiment {
 /// Game `id` of `with_moves(1)` (or `experiment(1)`), played: its row of
 /// `games.csv` and of `moves.csv`.
 fn played(id: u64) -> (String, String) {
-    use crate::tournament::{fill_row, play_scheduled, push_moves_row, Lineup, Schedule};
+    use crate::records::moves_file::push_moves_row;
+    use crate::tournament::lineup::Lineup;
+    use crate::tournament::play_scheduled::{fill_row, play_scheduled};
+    use crate::tournament::schedule::Schedule;
     let e = with_moves(1);
     let schedule = Schedule::new(&e);
     let lineup = Lineup::new(e.agent_specs());

@@ -3,7 +3,10 @@
 use std::fs;
 
 use super::*;
-use crate::tournament::{open_run_dir, run_games, Lineup, Schedule, Work};
+use crate::tournament::lineup::Lineup;
+use crate::tournament::run_dir::open_run_dir;
+use crate::tournament::runner::{run_games, Work};
+use crate::tournament::schedule::Schedule;
 
 fn experiment() -> Experiment {
     let mut e = Experiment::parse(

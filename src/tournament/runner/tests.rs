@@ -1,7 +1,7 @@
 //! Unit tests of `runner`, kept beside it in their own file so that the module stays short.
 use super::*;
-use crate::agents::AgentSpec;
-use crate::tournament::config::Experiment;
+use crate::agents::spec::AgentSpec;
+use crate::tournament::config::experiment::Experiment;
 
 fn experiment(games: u64) -> Experiment {
     let mut e = Experiment::parse(
@@ -112,7 +112,7 @@ fn rows_come_in_id_order_whatever_the_threads_and_the_split() {
 fn real_agents_play_in_small_chunks_and_match_across_threads() {
     let mut e = experiment(4);
     e.tournament.agents = vec!["random".into(), "greedy".into()];
-    e.tournament.format = crate::tournament::config::Format::RoundRobin;
+    e.tournament.format = crate::tournament::config::tournament_config::Format::RoundRobin;
     e.roster.insert("greedy".into(), AgentSpec::Greedy);
     let lineup = Lineup::new(e.agent_specs());
     assert_eq!(chunk_size(&lineup), 1);
@@ -167,21 +167,25 @@ struct Quitter {
     stop: Option<&'static AtomicBool>,
 }
 
-impl crate::agent::Agent for Quitter {
-    fn choose(&mut self, _: &crate::game::Game, _: &mut crate::agent::AgentRng) -> Move {
+impl crate::engine::agent_trait::Agent for Quitter {
+    fn choose(
+        &mut self,
+        _: &crate::engine::game::Game,
+        _: &mut crate::engine::agent_trait::AgentRng,
+    ) -> Move {
         unreachable!("the runner asks try_choose")
     }
 
     fn try_choose(
         &mut self,
-        _: &crate::game::Game,
-        _: &mut crate::agent::AgentRng,
+        _: &crate::engine::game::Game,
+        _: &mut crate::engine::agent_trait::AgentRng,
     ) -> Result<Move, Forfeit> {
         if let Some(stop) = self.stop {
             stop.store(true, Ordering::SeqCst);
         }
         Err(Forfeit::new(
-            crate::forfeit::ForfeitReason::Crash,
+            crate::engine::forfeit::ForfeitReason::Crash,
             "quit".to_string(),
         ))
     }
@@ -192,9 +196,10 @@ struct QuitterSeats {
     stop: Option<&'static AtomicBool>,
 }
 
-impl crate::tournament::SeatMaker for QuitterSeats {
-    fn seat(&self, index: usize) -> Option<crate::tournament::Seat> {
-        (index == 0).then(|| crate::tournament::Seat::Agent(Box::new(Quitter { stop: self.stop })))
+impl crate::tournament::lineup::SeatMaker for QuitterSeats {
+    fn seat(&self, index: usize) -> Option<crate::tournament::lineup::Seat> {
+        (index == 0)
+            .then(|| crate::tournament::lineup::Seat::Agent(Box::new(Quitter { stop: self.stop })))
     }
 }
 

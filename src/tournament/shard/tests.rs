@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::tournament::config::Experiment;
+use crate::tournament::config::experiment::Experiment;
 
 /// `variants` x `holes` boards, a round-robin of `agents` agents, `games`
 /// games per pairing.

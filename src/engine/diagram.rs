@@ -6,9 +6,9 @@
 
 use std::fmt::Write;
 
-use crate::position::Position;
-use crate::side::Side;
-use crate::sowing::{CaptureKind, Step};
+use crate::engine::position::Position;
+use crate::engine::side::Side;
+use crate::engine::sowing::{CaptureKind, Step};
 
 /// The name of board index `index` on a board of `holes` holes per row, as a
 /// player would say it: `S3` is South's hole 3.

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::side::Side;
+use crate::engine::side::Side;
 
 /// Smallest supported row length.
 pub const MIN_HOLES: u8 = 2;

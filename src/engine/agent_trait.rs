@@ -10,10 +10,10 @@
 //! across games for speed and told of each new game; its moves can fail, so the
 //! harness asks [`Agent::try_choose`], and a failure is a forfeit.
 
-use crate::forfeit::Forfeit;
-use crate::game::Game;
-use crate::moves::Move;
-use crate::rules::Rules;
+use crate::engine::forfeit::Forfeit;
+use crate::engine::game::Game;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
 
 /// The random generator handed to agents: fast, portable and seedable.
 ///

@@ -12,11 +12,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Ending, Game};
-use crate::rules::LastFour;
-use crate::side::Side;
+use crate::engine::game::{Ending, Game};
+use crate::engine::rules::LastFour;
+use crate::engine::side::Side;
 
-use super::play::empty_row;
+use super::play_scheduled::empty_row;
 use super::schedule::ScheduledGame;
 use crate::records::game_row::GameRow;
 
@@ -99,7 +99,7 @@ impl RoundColumns {
             return columns;
         }
         let mover = position.side_to_move();
-        let total = |p: &crate::position::Position| {
+        let total = |p: &crate::engine::position::Position| {
             let c = p.captures();
             u32::from(c.south) + u32::from(c.north)
         };
@@ -156,7 +156,7 @@ pub fn csv_header() -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::empty_row;
+    use crate::tournament::play_scheduled::empty_row;
 
     #[test]
     fn a_row_and_its_round_columns_serialise_as_one_record_under_the_header() {

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameError};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::game::{Game, GameError};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// What it takes to replay a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +44,7 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
     use rand::SeedableRng;
 
     #[test]

@@ -7,11 +7,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, Outcome};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{LastFour, Rules};
-use crate::side::{BySide, Side};
+use crate::engine::game::{Game, Outcome};
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::{LastFour, Rules};
+use crate::engine::side::{BySide, Side};
 
 /// The rules and first position of round `round` (1-based) given the previous
 /// round's result.
@@ -88,7 +88,7 @@ pub fn play_match(
     base: &Rules,
     rounds: u32,
     mut choose: impl FnMut(&Game) -> Move,
-) -> Result<MatchResult, crate::game::GameError> {
+) -> Result<MatchResult, crate::engine::game::GameError> {
     let mut result = MatchResult {
         rounds: Vec::new(),
         rounds_won: BySide::default(),

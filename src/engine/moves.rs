@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::rules::MAX_HOLES;
+use crate::engine::rules::MAX_HOLES;
 
 /// One ply.
 ///
@@ -191,7 +191,9 @@ mod tests {
         for text in ["+3", "-3", " 3", "3 ", "", "0x3"] {
             assert_eq!(text.parse::<Move>(), Err(ParseMoveError(text.into())));
         }
-        assert!("+4,4/4,4 S 0-0".parse::<crate::Position>().is_err());
+        assert!("+4,4/4,4 S 0-0"
+            .parse::<crate::engine::position::Position>()
+            .is_err());
         assert_eq!("03".parse::<Move>(), Ok(Move::Sow(2)));
     }
 

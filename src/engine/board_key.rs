@@ -18,11 +18,11 @@
 //! key the probe does not wait on the board.
 //!
 //! The key only narrows the search: different boards can share a key, and the
-//! record compares the positions themselves (`src/repetition.rs`).
+//! record compares the positions themselves (`src/engine/repetition.rs`).
 
-use crate::position::Position;
-use crate::sowing::{Board, Observer, Step};
-use crate::tournament::splitmix64_nth;
+use crate::engine::position::Position;
+use crate::engine::seeding::splitmix64_nth;
+use crate::engine::sowing::{Board, Observer, Step};
 
 /// Holes on the largest board (2 x 16).
 const MAX_HOLES: usize = 32;
@@ -132,7 +132,7 @@ impl Observer for KeyKeeper {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Rules, Variant};
+    use crate::engine::rules::{Rules, Variant};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

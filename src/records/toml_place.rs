@@ -123,7 +123,8 @@ mod tests {
         );
         // A value of the wrong type: the quoted line names the key.
         let text = "[record]\nmoves = 1\n";
-        let err = toml::from_str::<crate::tournament::Experiment>(text).unwrap_err();
+        let err =
+            toml::from_str::<crate::tournament::config::experiment::Experiment>(text).unwrap_err();
         let place = TomlPlace::of(text, &err).to_string();
         assert!(place.ends_with("(in `moves = 1`)"), "{place}");
     }

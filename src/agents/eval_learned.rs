@@ -26,10 +26,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::evaluation::Score;
+use crate::agents::eval_margin::Score;
 use crate::agents::features::{cheap_features, hand, Feature, FEATURES};
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The largest weight accepted, in seeds per unit of a feature.
 pub const MAX_WEIGHT: f64 = 1000.0;
@@ -152,7 +152,7 @@ impl LearnedEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
 
     fn weights(pairs: &[(Feature, f64)]) -> Weights {
         let mut v = [0.0; FEATURES];

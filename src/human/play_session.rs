@@ -15,15 +15,15 @@ use std::io::{self, BufRead, Write};
 use rand::SeedableRng;
 use thiserror::Error;
 
-use crate::agent::{Agent, AgentRng};
-use crate::game::{Game, Outcome};
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::{Game, Outcome};
+use crate::engine::game_loop::PlayError;
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::Trace;
 use crate::human::entry::{read_entry, Entry};
 use crate::human::view::{apply_line, board_view, legal_list, move_lines, move_text, result_line};
-use crate::moves::Move;
-use crate::play::PlayError;
-use crate::rules::Rules;
-use crate::side::{BySide, Side};
-use crate::sowing::Trace;
 
 /// An agent with the name it is shown under.
 pub struct Player {
@@ -258,7 +258,7 @@ impl Session {
                 side,
                 mv,
                 position: game.position().to_string(),
-                reason: crate::game::GameError::Illegal {
+                reason: crate::engine::game::GameError::Illegal {
                     mv,
                     ply: game.plies(),
                     reason,

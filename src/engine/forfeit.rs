@@ -72,10 +72,10 @@ impl Forfeit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Ending, Game};
-    use crate::moves::Move;
-    use crate::rules::{Rules, Variant};
-    use crate::side::{BySide, Side};
+    use crate::engine::game::{Ending, Game};
+    use crate::engine::moves::Move;
+    use crate::engine::rules::{Rules, Variant};
+    use crate::engine::side::{BySide, Side};
 
     /// The side to move forfeits: the other side wins even when behind, the
     /// captures stand, and each reason has its own ending, read and written

@@ -10,8 +10,8 @@
 //! The loop reports what it does to an [`Observer`]; the fast path passes `()`,
 //! which compiles to nothing, and replays pass a [`Trace`].
 
-use crate::rules::Variant;
-use crate::side::Side;
+use crate::engine::rules::Variant;
+use crate::engine::side::Side;
 
 /// The board: seeds per hole in sowing order, South's row then North's.
 pub type Board = [u8; 32];

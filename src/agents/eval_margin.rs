@@ -14,10 +14,10 @@
 //! weighted features that `hoyito tune` fitted instead, in the same unit; the
 //! searches hold either as an [`crate::agents::Evaluator`].
 
-use crate::game::{stalled_scores, Game};
-use crate::position::Position;
-use crate::rules::{Leftover, Rules};
-use crate::side::Side;
+use crate::engine::game::{stalled_scores, Game};
+use crate::engine::position::Position;
+use crate::engine::rules::{Leftover, Rules};
+use crate::engine::side::Side;
 
 /// A margin in seeds, from one side's point of view.
 pub type Score = i32;
@@ -118,7 +118,7 @@ pub(crate) fn limit_reached(rules: &Rules, since: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::engine::rules::Variant;
 
     #[test]
     fn finished_and_stalled_games_score_their_margins() {
@@ -147,7 +147,7 @@ mod tests {
         let tracker = StallTracker::of(&game);
         assert_eq!(tracker.since_capture(), 0);
         assert!(tracker.seen(game.position().hash_key()));
-        let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(1);
+        let mut rng = <crate::engine::agent_trait::AgentRng as rand::SeedableRng>::seed_from_u64(1);
         for _ in 0..3 {
             game.play_random(&mut rng);
         }

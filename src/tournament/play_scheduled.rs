@@ -10,20 +10,20 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::agent::AgentRng;
-use crate::forfeit::Forfeit;
-use crate::game::{Game, Outcome};
-use crate::metrics::MeasureRecorder;
-use crate::moves::Move;
-use crate::play::PlayError;
-use crate::side::{BySide, Side};
+use crate::engine::agent_trait::AgentRng;
+use crate::engine::forfeit::Forfeit;
+use crate::engine::game::{Game, Outcome};
+use crate::engine::game_loop::PlayError;
+use crate::engine::moves::Move;
+use crate::engine::side::{BySide, Side};
+use crate::metrics::measures::MeasureRecorder;
 
 use super::adjudication::Adjudicator;
 use super::lineup::{Lineup, SeatError};
 use super::schedule::{Opening, ScheduledGame};
+use crate::engine::seeding::rng_from_seed;
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_hash::MovesHash;
-use crate::seeding::rng_from_seed;
 
 /// A scheduled game that could not be played to its end: an agent's bug.
 #[derive(Debug, Error)]
@@ -248,7 +248,7 @@ pub fn empty_row() -> GameRow {
     GameRow {
         game_id: 0,
         pair_id: 0,
-        variant: crate::rules::Variant::I,
+        variant: crate::engine::rules::Variant::I,
         holes: 0,
         seeds: 0,
         south: String::new(),
@@ -259,7 +259,7 @@ pub fn empty_row() -> GameRow {
         south_captures: 0,
         north_captures: 0,
         plies: 0,
-        ending: crate::game::Ending::Normal,
+        ending: crate::engine::game::Ending::Normal,
         moves_hash: MovesHash(0),
     }
 }

@@ -2,10 +2,10 @@
 //! `evaluation` or the learned weights of `learned`, picked by an agent's
 //! `eval` key. Above both, so that neither needs the other.
 
-use crate::agents::evaluation::{evaluate, terminal_margin, Score};
-use crate::agents::learned::LearnedEval;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::agents::eval_learned::LearnedEval;
+use crate::agents::eval_margin::{evaluate, terminal_margin, Score};
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// How a search scores a position where it stops (a leaf that is not the end
 /// of the game). Built from an [`crate::agents::EvalSpec`]; alpha-beta and MCTS
@@ -35,10 +35,10 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::eval_learned::Weights;
     use crate::agents::features::{Feature, FEATURES};
-    use crate::agents::learned::Weights;
-    use crate::game::Game;
-    use crate::rules::Variant;
+    use crate::engine::game::Game;
+    use crate::engine::rules::Variant;
 
     #[test]
     fn a_finished_game_scores_its_true_margin_under_the_learned_evaluation() {
@@ -53,7 +53,8 @@ mod tests {
         // margin the game's outcome gives.
         for seed in 0..20 {
             let mut game = Game::new(rules);
-            let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(seed);
+            let mut rng =
+                <crate::engine::agent_trait::AgentRng as rand::SeedableRng>::seed_from_u64(seed);
             while !game.is_over() {
                 game.play_random(&mut rng);
             }

@@ -3,11 +3,11 @@
 
 use thiserror::Error;
 
-use crate::agent::{Agent, AgentRng};
-use crate::game::{Game, GameError};
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::side::{BySide, Side};
+use crate::engine::agent_trait::{Agent, AgentRng};
+use crate::engine::game::{Game, GameError};
+use crate::engine::moves::Move;
+use crate::engine::rules::Rules;
+use crate::engine::side::{BySide, Side};
 
 /// An agent chose a move the rules refuse: a bug in that agent.
 #[derive(Debug, Clone, Error)]

@@ -3,7 +3,7 @@
 //!
 //! A position holds what the notation of RULES.md holds and nothing else; the
 //! variant comes with each call, so one position type serves all three games.
-//! History-dependent rules (stalled games) live in [`crate::game`].
+//! History-dependent rules (stalled games) live in [`crate::engine::game`].
 //!
 //! Three levels of the same act, as in cozy-chess: [`Position::play`] checks the
 //! move and returns an error, [`Position::play_unchecked`] is the fast path for
@@ -15,11 +15,11 @@ use std::fmt;
 use rand::Rng;
 use thiserror::Error;
 
-use crate::bits::nth_set_bit;
-use crate::moves::{Move, MoveList};
-use crate::rules::{LastFour, Rules, Variant, MAX_HOLES};
-use crate::side::{BySide, Side};
-use crate::sowing::{self, Board, Observer, Step, Trace};
+use crate::engine::bits::nth_set_bit;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::rules::{LastFour, Rules, Variant, MAX_HOLES};
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::{self, Board, Observer, Step, Trace};
 
 /// A Hoyito position on a board of two rows of `n` holes. Serialized as its
 /// notation.

@@ -12,14 +12,14 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board_key::{self, KeyKeeper, LapSums};
-use crate::forfeit::ForfeitReason;
-use crate::moves::{Move, MoveList};
-use crate::position::{IllegalMove, MoveEffect, Position};
-use crate::repetition::{History, Repetitions};
-use crate::rules::{Leftover, Rules};
-use crate::side::{BySide, Side};
-use crate::sowing::Trace;
+use crate::engine::board_key::{self, KeyKeeper, LapSums};
+use crate::engine::forfeit::ForfeitReason;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::position::{IllegalMove, MoveEffect, Position};
+use crate::engine::repetition::{History, Repetitions};
+use crate::engine::rules::{Leftover, Rules};
+use crate::engine::side::{BySide, Side};
+use crate::engine::sowing::Trace;
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -177,7 +177,7 @@ pub struct Game {
     moves: Vec<Move>,
     /// The positions since the last capture, counted.
     recent: Repetitions,
-    /// The key of the current board (`src/board_key.rs`), kept up to date by
+    /// The key of the current board (`src/engine/board_key.rs`), kept up to date by
     /// the random moves' sowing and computed again after any other move.
     board_key: u64,
     outcome: Option<Outcome>,

@@ -30,9 +30,13 @@ use std::path::Path;
 use csv::StringRecord;
 use serde::Serialize;
 
-use crate::rules::Variant;
-use crate::stats::{wilson, Pentanomial, Proportion, ScoreEstimate, Wdl, Z95};
-use crate::tournament::{GameRow, RoundColumns, SideLetter, Winner};
+use crate::engine::rules::Variant;
+use crate::records::game_row::{GameRow, Winner};
+use crate::stats::elo::ScoreEstimate;
+use crate::stats::outcomes::{Pentanomial, Wdl};
+use crate::stats::wilson;
+use crate::stats::wilson::{Proportion, Z95};
+use crate::tournament::rounds_row::{RoundColumns, SideLetter};
 
 use super::error::ReportError;
 
@@ -142,10 +146,11 @@ pub fn rounds_summary(
     rounds: Option<u32>,
 ) -> Result<Option<RoundsSummary>, ReportError> {
     let rows = |each: &mut dyn FnMut(&GameRow, &RoundColumns, u64)| -> Result<bool, ReportError> {
-        let file = crate::tournament::open_regular(path).map_err(|source| ReportError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file =
+            crate::records::safe_file::open_regular(path).map_err(|source| ReportError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
         let mut reader = csv::Reader::from_reader(std::io::BufReader::new(file));
         let parse = |line: u64, message: String| ReportError::Parse {
             path: path.to_path_buf(),

@@ -11,8 +11,8 @@
 //! so `--depth 100000` on a cycling position answers instead of overflowing
 //! the stack.
 
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// Plies walked by recursion; deeper requests keep the extra plies on a heap
 /// stack. Small enough that the recursion fits any thread's stack.

@@ -3,7 +3,7 @@
 //!
 //! A round of a Hoyito III match depends on the round before it: from round
 //! 3 the last seeds go to the previous round's winner (RULES.md,
-//! [`crate::round_match::round_setup`]). The runner plays the rounds of a
+//! [`crate::engine::rounds_match::round_setup`]). The runner plays the rounds of a
 //! match in id order in one worker and remembers each match's last outcome
 //! here. When a range starts inside a match (a resumed run, `hoyito replay`
 //! of a later round), the match's earlier rounds are replayed from the
@@ -12,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::Outcome;
+use crate::engine::game::Outcome;
 
 use super::lineup::Lineup;
-use super::play::{play_scheduled, GameFailure};
+use super::play_scheduled::{play_scheduled, GameFailure};
 use super::schedule::{Schedule, ScheduledGame};
 
 /// The last outcome of each match under way.

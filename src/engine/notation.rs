@@ -9,9 +9,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::position::Position;
-use crate::rules::{MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES};
-use crate::side::{BySide, Side};
+use crate::engine::position::Position;
+use crate::engine::rules::{MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES};
+use crate::engine::side::{BySide, Side};
 
 /// What is wrong with a position string.
 ///

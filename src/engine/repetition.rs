@@ -7,7 +7,7 @@
 //! stretch where the position first occurred and its count: 16 bytes, four
 //! to a cache line). A ply brings its position with the key of its board,
 //! which the game keeps up to date as the seeds of a random move are sown
-//! (`src/board_key.rs`; other moves compute it from the board), so the probe
+//! (`src/engine/board_key.rs`; other moves compute it from the board), so the probe
 //! does not wait for the board's last stores: a slot of an older generation
 //! is empty, and takes the position as new; a slot with the same tag sends
 //! the ply to the position it stands for, which counts it only if the
@@ -38,9 +38,9 @@
 
 use std::cell::RefCell;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// Slots of a new table: enough for a stretch of 32 plies.
 const FIRST_SLOTS: usize = 128;
@@ -256,8 +256,8 @@ fn spread(board_key: u64, side: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_key;
-    use crate::rules::Variant;
+    use crate::engine::board_key;
+    use crate::engine::rules::Variant;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
