@@ -1,15 +1,21 @@
 //! The house reads top-down. No file of `src/` imports, directly or through
-//! others, a file that imports it back (an import circle), and no file imports
+//! others, a file that imports it back (an import circle), no file imports
 //! from a layer above its own (the layers are listed in
-//! `docs/ARCHITECTURE.md`, which this test reads).
+//! `docs/ARCHITECTURE.md`, which this test reads), and every import names
+//! the file that defines what it imports.
 //!
 //! The imports are read from the source, not from the compiler: every `use`
-//! path and every `crate::`, `super::` and `self::` path in code (comments,
-//! strings and `#[cfg(test)]` modules left out) is followed down the module
-//! tree to the file that defines it; a name a module re-exports with
-//! `pub use` is followed to the file that defines it, so a folder's
-//! `mod.rs` that only re-exports is a facade, not a dependency. The binary's
-//! files (`main.rs`, `cli/`) reach the library through `hoyito::`.
+//! path and every `crate::`, `super::` and `self::` path in code (comments
+//! and strings left out) is walked down the module tree. A path names the
+//! file that defines its item (its home): a re-export (`pub use`) is the
+//! public face of a folder (its `mod.rs`, or `lib.rs`), never a way in for
+//! the house's own files, so the walk does not follow one, and a path that
+//! reaches its item through another module's `use` fails
+//! `every_import_names_the_file_that_defines_the_item`. The import graph of
+//! the other two tests is then the graph of home files; `#[cfg(test)]`
+//! modules are left out of it (a test may import from any layer). The
+//! binary's files (`main.rs`, `cli/`) reach the library through `hoyito::`,
+//! its public face, which is the one place a re-export is followed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -23,7 +29,13 @@ struct House {
     files: BTreeMap<ModPath, String>,
     /// Module path -> its code, comments, strings and tests removed.
     code: BTreeMap<ModPath, String>,
-    /// Module path -> name -> the path it re-exports under that name.
+    /// Module path -> its code, comments and strings removed, tests kept.
+    full: BTreeMap<ModPath, String>,
+    /// Module path (inline modules such as `tests` included) -> the names
+    /// of the items it defines.
+    defs: BTreeMap<ModPath, BTreeSet<String>>,
+    /// Module path -> name -> the path it re-exports under that name
+    /// (followed only for the binary's `hoyito::` paths).
     reexports: BTreeMap<ModPath, BTreeMap<String, Vec<String>>>,
 }
 
@@ -67,10 +79,15 @@ fn module_path(rel: &str) -> ModPath {
 /// The code of a file without comments, string and character literals, and
 /// without its `#[cfg(test)]` module (by the house's layout, the file's end).
 fn strip(source: &str) -> String {
-    let source = match source.find("#[cfg(test)]") {
-        Some(at) => &source[..at],
-        None => source,
-    };
+    let code = blank(source);
+    match code.find("#[cfg(test)]") {
+        Some(at) => code[..at].to_string(),
+        None => code,
+    }
+}
+
+/// The code of a file without comments, string and character literals.
+fn blank(source: &str) -> String {
     let chars: Vec<char> = source.chars().collect();
     let mut out = String::with_capacity(source.len());
     let mut i = 0;
@@ -140,7 +157,7 @@ fn strip(source: &str) -> String {
         } else if c == '\'' {
             // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
             if next == Some('\\') {
-                i += 2;
+                i += 3;
                 while i < chars.len() && chars[i] != '\'' {
                     i += 1;
                 }
@@ -165,12 +182,25 @@ fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// One `use` statement: whether it is `pub` (a re-export), its tree, and the
-/// byte range it spans in the code.
+/// One `use` statement: whether it is `pub` (a re-export, `pub(crate)` and
+/// the like included), its tree, and the byte range it spans in the code.
 struct UseItem {
     public: bool,
     tree: String,
     span: (usize, usize),
+}
+
+/// Where the visibility written right before byte `at` of `code` starts
+/// (`pub`, `pub(crate)`, `pub(in ...)`), if there is one.
+fn visibility_before(code: &str, at: usize) -> Option<usize> {
+    let before = code[..at].trim_end();
+    if before.ends_with("pub") && !before[..before.len() - 3].ends_with(is_ident) {
+        return Some(before.len() - 3);
+    }
+    let inner = before.strip_suffix(')')?;
+    let open = inner.rfind('(')?;
+    let head = inner[..open].trim_end();
+    (head.ends_with("pub") && !head[..head.len() - 3].ends_with(is_ident)).then(|| head.len() - 3)
 }
 
 fn use_items(code: &str) -> Vec<UseItem> {
@@ -186,17 +216,11 @@ fn use_items(code: &str) -> Vec<UseItem> {
         let Some(end) = code[at..].find(';').map(|e| at + e) else {
             break;
         };
-        let before = code[..at].trim_end();
-        let public = before.ends_with("pub") || (before.ends_with(')') && before.contains("pub("));
-        let start = if public {
-            before.rfind("pub").unwrap_or(at)
-        } else {
-            at
-        };
+        let visibility = visibility_before(code, at);
         items.push(UseItem {
-            public,
+            public: visibility.is_some(),
             tree: code[at + 4..end].to_string(),
-            span: (start, end + 1),
+            span: (visibility.unwrap_or(at), end + 1),
         });
         from = end + 1;
     }
@@ -258,26 +282,171 @@ fn expand_into(prefix: &[String], tree: &str, out: &mut Vec<(Vec<String>, String
     out.push((full, name));
 }
 
+/// The inline modules (`mod tests { ... }`) of a file's code: each its path
+/// below the file's module and the byte range of its body.
+fn inline_modules(code: &str) -> Vec<(Vec<String>, (usize, usize))> {
+    let bytes = code.as_bytes();
+    let mut found: Vec<(Vec<String>, (usize, usize))> = Vec::new();
+    let mut from = 0;
+    while let Some(hit) = code[from..].find("mod ") {
+        let at = from + hit;
+        from = at + 4;
+        if at > 0 && is_ident(bytes[at - 1] as char) {
+            continue;
+        }
+        let rest = &code[at + 4..];
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|&c| is_ident(c))
+            .collect();
+        let after = rest.trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue;
+        }
+        let open = code.len() - after.len();
+        let mut depth = 0;
+        let mut close = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut path: Vec<String> = found
+            .iter()
+            .filter(|(_, (a, b))| *a < open && close < *b)
+            .max_by_key(|(_, (a, _))| *a)
+            .map(|(p, _)| p.clone())
+            .unwrap_or_default();
+        path.push(name);
+        found.push((path, (open + 1, close)));
+    }
+    found
+}
+
+/// The module of byte `at` of a file's code: the file's module, or the
+/// innermost inline module there.
+fn module_at(
+    file_module: &ModPath,
+    inline: &[(Vec<String>, (usize, usize))],
+    at: usize,
+) -> ModPath {
+    let mut module = file_module.clone();
+    if let Some((path, _)) = inline
+        .iter()
+        .filter(|(_, (a, b))| *a <= at && at < *b)
+        .max_by_key(|(_, (a, _))| *a)
+    {
+        module.extend(path.iter().cloned());
+    }
+    module
+}
+
+/// The code of a module's own level: what is nested in braces (bodies of
+/// functions, impls, inline modules) blanked out.
+fn item_level(code: &str) -> String {
+    let mut depth = 0;
+    code.chars()
+        .map(|c| match c {
+            '{' => {
+                depth += 1;
+                ' '
+            }
+            '}' => {
+                depth -= 1;
+                ' '
+            }
+            _ if depth > 0 => ' ',
+            _ => c,
+        })
+        .collect()
+}
+
+/// The names of the items that code at a module's own level defines.
+fn definitions(level: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for kind in [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "type ",
+        "const ",
+        "static ",
+        "union ",
+        "macro_rules! ",
+        "mod ",
+    ] {
+        for (at, _) in level.match_indices(kind) {
+            if level[..at].ends_with(is_ident) {
+                continue;
+            }
+            let rest = level[at + kind.len()..].trim_start();
+            let rest = rest.strip_prefix("mut ").unwrap_or(rest).trim_start();
+            let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+            if !name.is_empty() && name != "_" && name != "fn" {
+                names.insert(name);
+            }
+        }
+    }
+    names
+}
+
 impl House {
     fn read() -> House {
         let src = src_dir();
         let mut paths = Vec::new();
         rust_files(&src, &mut paths);
+        let sources = paths
+            .iter()
+            .map(|path| {
+                let rel = path
+                    .strip_prefix(&src)
+                    .expect("under src/")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (
+                    rel,
+                    fs::read_to_string(path).expect("a source file is readable"),
+                )
+            })
+            .collect();
+        House::of(sources)
+    }
+
+    /// The house of the given files (path relative to `src/`, source).
+    fn of(sources: Vec<(String, String)>) -> House {
         let mut house = House {
             files: BTreeMap::new(),
             code: BTreeMap::new(),
+            full: BTreeMap::new(),
+            defs: BTreeMap::new(),
             reexports: BTreeMap::new(),
         };
-        for path in paths {
-            let rel = path
-                .strip_prefix(&src)
-                .expect("under src/")
-                .to_string_lossy()
-                .replace('\\', "/");
+        for (rel, text) in sources {
             let module = module_path(&rel);
-            let text = fs::read_to_string(&path).expect("a source file is readable");
+            let full = blank(&text);
+            house
+                .defs
+                .insert(module.clone(), definitions(&item_level(&full)));
+            for (path, (a, b)) in inline_modules(&full) {
+                let mut inner = module.clone();
+                inner.extend(path);
+                house
+                    .defs
+                    .insert(inner, definitions(&item_level(&full[a..b])));
+            }
             house.files.insert(module.clone(), rel);
-            house.code.insert(module, strip(&text));
+            house.code.insert(module.clone(), strip(&text));
+            house.full.insert(module, full);
         }
         for (module, code) in &house.code {
             for item in use_items(code) {
@@ -334,10 +503,24 @@ impl House {
         }
     }
 
-    /// The module (file) that defines what `segments`, written in `module`,
-    /// names.
-    fn resolve(&self, module: &ModPath, segments: &[String], depth: u32) -> Option<ModPath> {
+    /// The file whose module holds `module` (itself, or the file of an
+    /// inline module).
+    fn file_module(&self, module: &ModPath) -> ModPath {
+        let mut module = module.clone();
+        while !self.files.contains_key(&module) && !module.is_empty() {
+            module.pop();
+        }
+        module
+    }
+
+    /// The module (file) that `segments`, written in `module`, names: the
+    /// path walked down the module tree to the last module it names. Only
+    /// the binary's `hoyito::` paths follow the re-exports of the library's
+    /// public face.
+    fn resolve(&self, module: &ModPath, segments: &[String], follow: bool) -> Option<ModPath> {
+        let follow = follow || segments.first().is_some_and(|s| s == "hoyito");
         let (mut current, rest) = self.base(module, segments)?;
+        current = self.file_module(&current);
         for segment in &rest {
             if segment == "self" || segment == "*" {
                 break;
@@ -348,9 +531,9 @@ impl House {
                 current = child;
                 continue;
             }
-            if depth < 8 {
+            if follow {
                 if let Some(path) = self.reexports.get(&current).and_then(|r| r.get(segment)) {
-                    if let Some(found) = self.resolve(&current, path, depth + 1) {
+                    if let Some(found) = self.resolve(&current, path, true) {
                         return Some(found);
                     }
                 }
@@ -366,30 +549,28 @@ impl House {
         file.ends_with("mod.rs") || file == "lib.rs" || file == "main.rs"
     }
 
-    /// Every file each file imports (itself left out).
+    /// Every file each file imports (itself left out), tests left out.
     fn imports(&self) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
         let mut edges: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
         for (module, code) in &self.code {
             let targets = edges.entry(module.clone()).or_default();
-            let mut rest = String::with_capacity(code.len());
-            let mut last = 0;
+            let inline = inline_modules(code);
             for item in use_items(code) {
-                rest.push_str(&code[last..item.span.0]);
-                last = item.span.1;
                 // A folder's facade (`mod.rs`, `lib.rs`) re-exports without
                 // using; any other file's `pub use` also uses what it names.
                 if item.public && self.is_facade(module) {
                     continue;
                 }
+                let at = module_at(module, &inline, item.span.0);
                 for (path, _) in expand(&item.tree) {
-                    if let Some(target) = self.resolve(module, &path, 0) {
+                    if let Some(target) = self.resolve(&at, &path, false) {
                         targets.insert(target);
                     }
                 }
             }
-            rest.push_str(&code[last..]);
-            for path in inline_paths(&rest) {
-                if let Some(target) = self.resolve(module, &path, 0) {
+            for (path, at) in inline_paths(&without_uses(code)) {
+                let at = module_at(module, &inline, at);
+                if let Some(target) = self.resolve(&at, &path, false) {
                     targets.insert(target);
                 }
             }
@@ -397,15 +578,107 @@ impl House {
         }
         edges
     }
+
+    /// The paths of the house (tests included) that do not name the file
+    /// that defines their item: the file, the path as written, and why.
+    /// A path is walked down the module tree, and its first segment that is
+    /// not a module must be an item its module defines; a name the module
+    /// only imports or re-exports does not count, so no re-export is
+    /// followed. A facade's own re-exports, and the binary's `hoyito::`
+    /// paths (the public face), are left out.
+    fn paths_not_naming_home(&self) -> Vec<(String, String, String)> {
+        let mut found = Vec::new();
+        for (module, code) in &self.full {
+            let inline = inline_modules(code);
+            let mut paths = Vec::new();
+            for item in use_items(code) {
+                if item.public && self.is_facade(module) {
+                    continue;
+                }
+                let at = module_at(module, &inline, item.span.0);
+                for (path, _) in expand(&item.tree) {
+                    paths.push((at.clone(), path));
+                }
+            }
+            for (path, at) in inline_paths(&without_uses(code)) {
+                paths.push((module_at(module, &inline, at), path));
+            }
+            for (at, path) in paths {
+                if path[0] == "hoyito" {
+                    continue;
+                }
+                if let Some(why) = self.misses_home(&at, &path) {
+                    found.push((self.files[module].clone(), path.join("::"), why));
+                }
+            }
+        }
+        found
+    }
+
+    /// Why a path written in `module` does not name its item's home file,
+    /// or `None` when it does (or is another crate's).
+    fn misses_home(&self, module: &ModPath, path: &[String]) -> Option<String> {
+        let (mut current, rest) = self.base(module, path)?;
+        for segment in &rest {
+            if segment == "self" || segment == "*" {
+                return None;
+            }
+            let mut child = current.clone();
+            child.push(segment.clone());
+            if self.files.contains_key(&child) || self.defs.contains_key(&child) {
+                current = child;
+                continue;
+            }
+            if self.defs.get(&current).is_some_and(|d| d.contains(segment)) {
+                return None;
+            }
+            let homes: Vec<&str> = self
+                .defs
+                .iter()
+                .filter(|(m, names)| names.contains(segment) && self.files.contains_key(*m))
+                .map(|(m, _)| self.files[m].as_str())
+                .collect();
+            let place = self
+                .files
+                .get(&current)
+                .cloned()
+                .unwrap_or_else(|| format!("{current:?}"));
+            return Some(format!(
+                "`{segment}` is not defined in {place} (defined in: {})",
+                if homes.is_empty() {
+                    "?".to_string()
+                } else {
+                    homes.join(", ")
+                }
+            ));
+        }
+        None
+    }
 }
 
-/// The `crate::`, `super::`, `self::` and `hoyito::` paths written in code.
-fn inline_paths(code: &str) -> Vec<Vec<String>> {
-    let chars: Vec<char> = code.chars().collect();
+/// The code with its `use` statements blanked out (byte offsets kept).
+fn without_uses(code: &str) -> String {
+    let mut rest = code.to_string();
+    for item in use_items(code) {
+        let (a, b) = item.span;
+        rest.replace_range(a..b, &" ".repeat(b - a));
+    }
+    rest
+}
+
+/// The `crate::`, `super::`, `self::` and `hoyito::` paths written in code,
+/// each with its byte offset.
+fn inline_paths(code: &str) -> Vec<(Vec<String>, usize)> {
+    let bytes = code.as_bytes();
+    let ident = |i: usize| {
+        bytes
+            .get(i)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    };
     let mut paths = Vec::new();
     let mut i = 0;
-    while i < chars.len() {
-        if !is_ident(chars[i]) || (i > 0 && (is_ident(chars[i - 1]) || chars[i - 1] == ':')) {
+    while i < bytes.len() {
+        if !ident(i) || (i > 0 && (ident(i - 1) || bytes[i - 1] == b':' || bytes[i - 1] == b'$')) {
             i += 1;
             continue;
         }
@@ -413,14 +686,14 @@ fn inline_paths(code: &str) -> Vec<Vec<String>> {
         let mut j = i;
         loop {
             let start = j;
-            while j < chars.len() && is_ident(chars[j]) {
+            while ident(j) {
                 j += 1;
             }
             if start == j {
                 break;
             }
-            segments.push(chars[start..j].iter().collect::<String>());
-            if chars.get(j) == Some(&':') && chars.get(j + 1) == Some(&':') {
+            segments.push(code[start..j].to_string());
+            if bytes.get(j) == Some(&b':') && bytes.get(j + 1) == Some(&b':') {
                 j += 2;
             } else {
                 break;
@@ -429,7 +702,7 @@ fn inline_paths(code: &str) -> Vec<Vec<String>> {
         if segments.len() > 1
             && matches!(segments[0].as_str(), "crate" | "super" | "self" | "hoyito")
         {
-            paths.push(segments);
+            paths.push((segments, i));
         }
         i = j.max(i + 1);
     }
@@ -694,7 +967,7 @@ fn the_reader_sees_imports_of_every_kind() {
             (vec!["crate".into(), "a".into(), "c".into()], "see".into()),
         ]
     );
-    let inline = inline_paths(&code);
+    let inline: Vec<Vec<String>> = inline_paths(&code).into_iter().map(|(p, _)| p).collect();
     assert!(inline.contains(&vec!["crate".into(), "h".into(), "H".into(), "new".into()]));
     assert!(!inline
         .iter()
@@ -722,4 +995,63 @@ fn the_reader_sees_imports_of_every_kind() {
         vec![BTreeSet::from(["a.rs".to_string(), "b/c.rs".to_string()])]
     );
     assert!(upward.contains("a.rs -> d.rs"));
+}
+
+#[test]
+fn every_import_names_the_file_that_defines_the_item() {
+    let house = House::read();
+    let found = house.paths_not_naming_home();
+    assert!(
+        found.is_empty(),
+        "{} paths reach their item through an import or re-export, not from the file that defines it:\n{}",
+        found.len(),
+        found
+            .iter()
+            .map(|(file, path, why)| format!("{file}: {path}: {why}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_home_rule_sees_a_path_through_a_facade() {
+    // A facade re-exporting `a::A`, and every way in to `A` but its home:
+    // through the facade (a `use` and a path in code), through an alias,
+    // and from a test module through its file's own import.
+    let source = |rel: &str, text: &str| (rel.to_string(), text.to_string());
+    let house = House::of(vec![
+        source("lib.rs", "mod a;\nmod b;\npub use a::{A, B as Bee};\n"),
+        source(
+            "a.rs",
+            "pub struct A;\npub enum B { X }\n#[cfg(test)]\nmod tests { use super::A; }\n",
+        ),
+        source(
+            "b.rs",
+            "use crate::a::A as Home;\nuse crate::A;\nuse crate::Bee;\n\
+             fn f() { crate::a::B::X; crate::A; }\n\
+             #[cfg(test)]\nmod tests { use super::Home; use crate::a::A; }\n",
+        ),
+    ]);
+    let mut found: Vec<String> = house
+        .paths_not_naming_home()
+        .into_iter()
+        .map(|(file, path, _)| format!("{file}: {path}"))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "b.rs: crate::A",
+            "b.rs: crate::A",
+            "b.rs: crate::Bee",
+            "b.rs: super::Home"
+        ]
+    );
+    // The graph is of the files the paths name: through the facade, `b.rs`
+    // imports `lib.rs`, not `a.rs`.
+    let edges = house.imports();
+    assert_eq!(
+        edges[&vec!["b".to_string()]],
+        BTreeSet::from([vec![], vec!["a".to_string()]])
+    );
 }
