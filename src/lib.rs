@@ -1,7 +1,7 @@
 //! Hoyito: plays, studies and solves the Dominican mancala games Hoyito I, II and III.
 //!
-//! The rules engine ([`Position`], [`Game`]) implements `RULES.md` exactly on any
-//! board of two rows of 2 to 16 holes. Modules are private and re-exported here as
+//! The rules engine (`engine/`: [`Position`], [`Game`]) implements `RULES.md`
+//! exactly on any board of two rows of 2 to 16 holes. Modules are private and re-exported here as
 //! one flat API.
 //!
 //! A complete game of Hoyito II on the standard 2x6 board, a greedy player in

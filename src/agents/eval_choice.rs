@@ -1,6 +1,6 @@
 //! The choice of leaf evaluation a search holds: the material margin of
-//! `evaluation` or the learned weights of `learned`, picked by an agent's
-//! `eval` key. Above both, so that neither needs the other.
+//! `eval_margin` or the learned weights of `eval_learned`, picked by an
+//! agent's `eval` key. Above both, so that neither needs the other.
 
 use crate::agents::eval_learned::LearnedEval;
 use crate::agents::eval_margin::{evaluate, terminal_margin, Score};

@@ -1,7 +1,9 @@
 //! What a run directory holds, below everything that reads or writes one: a
 //! `games.csv` row, the moves hash and `moves.csv`, the line-by-line record
-//! readers, and the safe creation and opening of files. The tournament
-//! re-exports what its users name (`hoyito::tournament::GameRow`, ...).
+//! readers, the CSV text written by hand, where in a TOML file (an
+//! experiment, an agent file) a problem is, and the safe creation and
+//! opening of files. The tournament re-exports what its users name
+//! (`hoyito::tournament::GameRow`, ...).
 
 pub(crate) mod csv_text;
 pub(crate) mod game_row;
