@@ -374,6 +374,44 @@ fn a_fifo_in_place_of_a_record_is_refused() {
     }
 }
 
+/// A FIFO in place of a run's experiment.toml made the resume (the same
+/// command again) wait forever on the open: it is refused at once.
+#[test]
+fn a_fifo_in_place_of_experiment_toml_is_refused_on_resume() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = dir.path().join("run");
+    let run_text = run.to_str().expect("utf-8");
+    let args = [
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "4",
+        "--holes",
+        "4",
+        "--report-every",
+        "0",
+        "--out",
+        run_text,
+    ];
+    let made = hoyito(&args);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let experiment = run.join("experiment.toml");
+    std::fs::remove_file(&experiment).expect("remove");
+    crate::common::mkfifo(&experiment);
+    let out = hoyito_within_20_s(&args).expect("the resume hung on a FIFO");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("experiment.toml") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
 /// A signed move (`+3`) is refused as a signed count (`+4`) is.
 #[test]
 fn a_signed_move_is_refused_like_a_signed_count() {

@@ -9,9 +9,10 @@
 //! master seed and the game's index), so that a batch replays the same
 //! whatever the thread count. This file turns its rows into numpy arrays.
 
-use hoyito::batch::{observation_len, Batch, StepRows};
+use hoyito::batch::{observation_len, Batch, BatchError, StepRows};
+use hoyito::tournament::MAX_THREADS;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -126,6 +127,11 @@ impl PyVectorGame {
             repetitions,
             leftover,
         )?;
+        if threads > MAX_THREADS {
+            return Err(PyValueError::new_err(format!(
+                "threads = {threads} is out of range: allowed 0 (every core) to {MAX_THREADS}"
+            )));
+        }
         let pool = match threads {
             1 => None,
             t => Some(
@@ -141,7 +147,7 @@ impl PyVectorGame {
                 Some(pool) => pool.install(make),
                 None => make(),
             })
-            .map_err(value_error)?;
+            .map_err(batch_error)?;
         Ok(PyVectorGame {
             batch,
             last_final: Vec::new(),
@@ -264,5 +270,14 @@ impl PyVectorGame {
             vec![0; 2 * n]
         };
         PyArray1::from_vec(py, v).reshape([n, 2])
+    }
+}
+
+/// A batch's error as Python's: `MemoryError` for a batch larger than the
+/// memory left (raised before anything is allocated), `ValueError` else.
+fn batch_error(err: BatchError) -> PyErr {
+    match err {
+        BatchError::Memory { .. } => PyMemoryError::new_err(err.to_string()),
+        other => value_error(other),
     }
 }

@@ -144,3 +144,36 @@ def test_unknown_variants_and_empty_batches_raise():
         hoyito.VectorGame(2, "iv", 6)
     with pytest.raises(ValueError, match="at least one game"):
         hoyito.VectorGame(0, "ii", 6)
+
+
+def test_a_batch_larger_than_memory_raises_memory_error_before_allocating():
+    """Under `ulimit -v`, VectorGame(10**8) raised no error: the allocator's
+    failure aborted the interpreter (rc 134). The batch's estimate is now
+    checked against the memory the process may use, before any allocation."""
+    import resource
+    import subprocess
+    import sys
+
+    code = (
+        "import hoyito\n"
+        "try:\n"
+        "    hoyito.VectorGame(10**8, 'ii', 6)\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError:', e)\n"
+    )
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
+
+    done = subprocess.run([sys.executable, "-c", code], preexec_fn=limit, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "MemoryError: 100000000 games need about" in done.stdout
+    assert "bytes a game" in done.stdout and "ulimit -v" in done.stdout
+    with pytest.raises(MemoryError, match="use fewer games"):
+        hoyito.VectorGame(10**15, "ii", 6)
+
+
+def test_threads_beyond_the_clis_bound_are_refused():
+    with pytest.raises(ValueError, match="threads = 1000000 is out of range"):
+        hoyito.VectorGame(8, "ii", 6, threads=10**6)

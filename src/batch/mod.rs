@@ -25,10 +25,12 @@
 //! thread count.
 
 mod lanes;
+mod memory;
 mod observation;
 mod step;
 mod stretch;
 
+pub use memory::{bytes_per_game, check_batch_memory};
 pub use observation::{
     observation_len, write_action_mask, write_observation, write_observation_from,
 };
@@ -66,6 +68,25 @@ pub enum BatchError {
         plies: u32,
         /// Openings drawn for one game.
         tries: u32,
+    },
+    /// More games than the memory the process may still use holds.
+    #[error(
+        "{games} games need about {} MB ({per_game} bytes a game), more than the {} MB \
+         {limit}: use fewer games",
+        needed / 1_000_000,
+        available / 1_000_000
+    )]
+    Memory {
+        /// Games asked for.
+        games: usize,
+        /// Bytes a game at most ([`bytes_per_game`]).
+        per_game: u64,
+        /// Bytes the batch needs.
+        needed: u64,
+        /// Bytes the process may still use.
+        available: u64,
+        /// Which limit sets that.
+        limit: String,
     },
     /// An action that is not legal in its game.
     #[error("game {game}: action {action} is not legal in {position}: legal actions are {legal}")]
@@ -315,7 +336,9 @@ impl Batch {
     /// `n` games of `rules` (at least one), their openings seeded by
     /// `seed`: each new game starts after `opening_plies` uniformly random
     /// plies; `max_plies` (0: none) cuts a game that long. An error if no
-    /// opening of that length keeps a game going under these stall rules.
+    /// opening of that length keeps a game going under these stall rules,
+    /// or if `n` games need more memory than the process may still use
+    /// ([`check_batch_memory`]), checked before any is allocated.
     ///
     /// # Panics
     /// If `n` is 0.
@@ -327,6 +350,7 @@ impl Batch {
         max_plies: u32,
     ) -> Result<Batch, BatchError> {
         assert!(n > 0, "a batch needs at least one game");
+        check_batch_memory(n, &rules, rayon::current_num_threads())?;
         let mut batch = Batch {
             setup: Setup {
                 rules,

@@ -81,6 +81,14 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// The text of `path` if it is a regular file ([`open_regular`]): a FIFO
+/// in place of a run's `experiment.toml` made a resume wait forever.
+pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    io::Read::read_to_string(&mut open_regular(path)?, &mut text)?;
+    Ok(text)
+}
+
 /// Creates the temporary file `tmp` afresh: whatever is at that name (a file
 /// left by a killed run, or a planted link) is removed first, and the new
 /// file is created with `O_EXCL`.

@@ -3,10 +3,10 @@
 //! what differs and how to go on, so that a person need not compare two
 //! `experiment.toml` files by eye.
 
-use std::fs;
 use std::path::Path;
 
 use crate::records::run_files::EXPERIMENT_FILE;
+use crate::records::safe_file::read_regular_to_string;
 use crate::tournament::config::experiment::Experiment;
 
 use super::error::SessionError;
@@ -24,7 +24,7 @@ const SHOWN: usize = 6;
 /// run directory's own checks.
 pub fn check_same_settings(out: &Path, experiment: &Experiment) -> Result<(), SessionError> {
     let path = out.join(EXPERIMENT_FILE);
-    let Ok(text) = fs::read_to_string(&path) else {
+    let Ok(text) = read_regular_to_string(&path) else {
         return Ok(());
     };
     let Ok(saved) = Experiment::parse(&text, &path.display().to_string()) else {

@@ -31,7 +31,7 @@ use crate::metrics::file::{metrics_header, METRICS_FILE};
 use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
 use crate::records::run_files::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 pub use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
-use crate::records::safe_file::{is_symlink, write_atomic};
+use crate::records::safe_file::{is_symlink, read_regular_to_string, write_atomic};
 use error::io_error;
 pub use error::RunDirError;
 use resume_check::check_kept_rows;
@@ -256,7 +256,7 @@ fn saved_experiment(path: &Path) -> Result<Option<Experiment>, RunDirError> {
     if !path.exists() {
         return Ok(None);
     }
-    let text = fs::read_to_string(path).map_err(io_error(path, "read it"))?;
+    let text = read_regular_to_string(path).map_err(io_error(path, "read it"))?;
     Ok(Experiment::parse(&text, &path.display().to_string()).ok())
 }
 
@@ -353,7 +353,7 @@ fn difference(dir: &Path, experiment: &Experiment) -> Result<Option<String>, Run
         let has_games = dir.join(GAMES_FILE).exists();
         return Ok(has_games.then(|| format!("{GAMES_FILE} without {EXPERIMENT_FILE}")));
     }
-    let text = fs::read_to_string(&path).map_err(io_error(&path, "read it"))?;
+    let text = read_regular_to_string(&path).map_err(io_error(&path, "read it"))?;
     let saved = match Experiment::parse(&text, &path.display().to_string()) {
         Ok(saved) => saved,
         Err(err) => return Ok(Some(err.to_string())),
