@@ -94,7 +94,16 @@ impl PyTables {
         let rules = rules(variant, holes, seeds, 200, 3, "none")?;
         let tables = py
             .allow_threads(|| shared_tables(&rules, max_seeds))
-            .map_err(value_error)?
+            .map_err(|err| {
+                // The library's error speaks of an agent; none is involved here.
+                PyValueError::new_err(format!(
+                    "cannot build the tables of Hoyito {} on 2x{} up to {} seeds: {}",
+                    err.variant.to_string().to_uppercase(),
+                    err.holes,
+                    err.seeds,
+                    err.cause
+                ))
+            })?
             .ok_or_else(|| PyValueError::new_err("no table holds for these rules"))?;
         Ok(PyTables {
             tables,

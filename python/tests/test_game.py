@@ -202,3 +202,13 @@ def test_tables_opened_from_a_directory_that_hoyito_solve_wrote(tmp_path):
             game.play(rng.choice(game.legal_moves()))
     with pytest.raises(ValueError, match="no tables for Hoyito ii on 2x4 .* in .*nothing here.*hoyito solve"):
         hoyito.Tables(str(tmp_path / "nothing here"), "ii", holes=4, seeds=1)
+
+
+def test_tables_that_cannot_be_built_say_why_without_naming_an_agent():
+    """Tables.build said "tablebase agent: cannot build its tables..." with
+    no reason; it names the tables and the cause."""
+    with pytest.raises(ValueError) as err:
+        hoyito.Tables.build("ii", holes=6, max_seeds=200)
+    text = str(err.value)
+    assert text.startswith("cannot build the tables of Hoyito II on 2x6 up to 48 seeds: ")
+    assert "agent" not in text and "too many to solve in memory" in text

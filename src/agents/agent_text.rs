@@ -30,9 +30,12 @@ use crate::agents::roster::{
     check_table, field_names, kinds, parse_agent, NamedAgent, Roster, TableProblem, MAX_AGENT_NAME,
 };
 
-/// Why an agent text names no agent.
+/// Why an agent text names no agent. Control characters of the text are
+/// shown escaped (`\n`, `\u{1b}`), so that a newline in a spec does not
+/// split the error over several lines and an escape does not reach the
+/// terminal.
 #[derive(Debug, Error)]
-#[error("agent `{text}`: {message}")]
+#[error("agent `{}`: {}", escape_controls(text), escape_controls(message))]
 pub struct AgentTextError {
     /// The text as given.
     pub text: String,
@@ -109,6 +112,16 @@ pub fn parse_agent_text(text: &str, roster: &Roster) -> Result<NamedAgent, Agent
         name: safe_name(&words.join("-")),
         spec,
     })
+}
+
+/// `text` with its control characters escaped, the rest as it is.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_debug().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// A comma-separated list of agent texts (`accuracy --agents`): a part
@@ -353,6 +366,20 @@ mod tests {
         let err = parse("cmd=python3 a.py,move_timeout_ms=5,move_timeout_ms=6").unwrap_err();
         assert!(err.contains("`move_timeout_ms` is given twice"), "{err}");
         assert!(parse("alphabeta:depth=2").is_ok());
+    }
+
+    /// Control characters of a spec were printed raw: a newline split the
+    /// error over three lines, and an escape reached the terminal.
+    #[test]
+    fn control_characters_of_a_spec_are_shown_escaped_on_one_line() {
+        let err = parse("alpha\nbeta:\u{1b}[31mdepth=2").unwrap_err();
+        assert!(!err.contains('\n') && !err.contains('\u{1b}'), "{err:?}");
+        assert!(
+            err.starts_with("agent `alpha\\nbeta:\\u{1b}[31mdepth=2`: "),
+            "{err}"
+        );
+        let err = parse("alphabeta:dep\tth=2").unwrap_err();
+        assert!(err.contains("dep\\tth") && !err.contains('\t'), "{err:?}");
     }
 
     #[test]

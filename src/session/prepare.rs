@@ -4,11 +4,14 @@
 //! passes becomes a [`Session`] ready to play, with its warnings as values
 //! for the caller to show.
 
+use std::path::Path;
+
 use crate::agents::build::prepare_tables;
 use crate::agents::human::check_human_input;
 use crate::agents::spec::AgentSpec;
 use crate::openings::warnings::opening_warnings;
 use crate::records::run_files::GAMES_FILE;
+use crate::records::safe_file::is_symlink;
 use crate::report::games_csv::read_games_csv;
 use crate::report::run_tallies::RunTallies;
 use crate::stats::sprt::Sprt;
@@ -47,6 +50,29 @@ fn check_shardable(experiment: &Experiment, source: &str) -> Result<(), SessionE
         return Err(SessionError::Refused(format!(
             "{source}: --shard: a human agent plays; run it whole"
         )));
+    }
+    Ok(())
+}
+
+/// Refuses a link at `DIR/agents` or at an external agent's
+/// `DIR/agents/NAME.stderr.log`: the log is never written through a link,
+/// and a run that went on would lose the reasons of the agents' forfeits
+/// without a word.
+fn check_agent_logs(out: &Path, experiment: &Experiment) -> Result<(), SessionError> {
+    let dir = out.join("agents");
+    let external = experiment
+        .agent_specs()
+        .into_iter()
+        .filter(|(_, spec)| matches!(spec, AgentSpec::External { .. }));
+    let logs = external.map(|(name, _)| dir.join(format!("{name}.stderr.log")));
+    for path in std::iter::once(dir.clone()).chain(logs) {
+        if is_symlink(&path) {
+            return Err(SessionError::Refused(format!(
+                "{}: is a symbolic link: an agent's standard error log is never written \
+                 through one, and its forfeits' reasons would be lost; remove the link",
+                path.display()
+            )));
+        }
     }
     Ok(())
 }
@@ -115,6 +141,7 @@ impl Session {
         if !force && shard.is_none() {
             check_same_settings(&out, &experiment)?;
         }
+        check_agent_logs(&out, &experiment)?;
         let run_dir = open_slice_dir(&out, &experiment, &schedule, shard, force)?;
         let first = run_dir.done;
         let threads = match experiment.threads {

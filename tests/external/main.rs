@@ -427,3 +427,64 @@ fn an_external_agent_from_cmd() {
     assert!(text.starts_with("agent cmd-python3-"), "{text}");
     assert!(text.lines().last().unwrap().starts_with("move "), "{text}");
 }
+
+/// A link at `DIR/agents` or at an external agent's `NAME.stderr.log`:
+/// extending the run wrote no log and warned nothing, losing the reasons of
+/// the new games' forfeits. The run is refused, naming the link, and the
+/// link's target is untouched.
+#[test]
+fn a_link_at_an_agents_log_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let script = format!("{}/agents/examples/random.py", env!("CARGO_MANIFEST_DIR"));
+    let agent = format!("cmd=python3 {script}");
+    let args = |games: &'static str| {
+        vec![
+            "match".to_string(),
+            agent.clone(),
+            "random".into(),
+            "--games".into(),
+            games.into(),
+            "--holes".into(),
+            "4".into(),
+            "--report-every".into(),
+            "0".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let first: Vec<String> = args("2");
+    let made = hoyito(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let logs = out.join("agents");
+    let log = fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".stderr.log"))
+        .expect("the external agent's log");
+    let target = dir.path().join("elsewhere.log");
+    fs::write(&target, "kept\n").unwrap();
+    let extend: Vec<String> = args("4");
+    let extend: Vec<&str> = extend.iter().map(String::as_str).collect();
+    // The log a link, then the agents directory a link.
+    fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&target, &log).unwrap();
+    let refused = hoyito(&extend);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains(".stderr.log: is a symbolic link"), "{err}");
+    fs::remove_file(&log).unwrap();
+    let moved = dir.path().join("agents-real");
+    fs::rename(&logs, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &logs).unwrap();
+    let refused = hoyito(&extend);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("agents: is a symbolic link"), "{err}");
+    assert_eq!(fs::read_to_string(&target).unwrap(), "kept\n");
+    assert_eq!(rows(&out).len(), 2);
+}
