@@ -459,3 +459,93 @@ fn a_count_beyond_any_integer_is_named_as_written() {
         );
     }
 }
+
+/// Runs the binary with its file-size limit (`ulimit -f`) at `bytes`.
+fn hoyito_with_file_limit(bytes: u64, args: &[&str]) -> Output {
+    let mut command = Command::new(crate::common::BIN);
+    command.args(args);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    command.output().expect("the binary runs")
+}
+
+/// Under `ulimit -f`, a solve and a run were killed by SIGXFSZ with no word
+/// (exit 153), leaving `.keys-28.bin.PID.tmp` behind for good. They now fail
+/// with the file and "File too large", as on a full disk, and a state
+/// temporary left by a dead process is cleared (and named) by the next solve.
+#[test]
+fn a_file_size_limit_is_an_error_that_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("uf");
+    let state_text = state.to_str().unwrap();
+    let solve = [
+        "solve",
+        "--start",
+        "--variant",
+        "i",
+        "--holes",
+        "5",
+        "--state",
+        state_text,
+    ];
+    let out = hoyito_with_file_limit(1_000_000, &solve);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("File too large") && err.contains(".bin"),
+        "{err}"
+    );
+    let temps = |d: &std::path::Path| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    };
+    assert!(temps(&state).is_empty(), "{:?}", temps(&state));
+    // A temporary of a process that no longer runs (pid 2^22 + 1 is above
+    // Linux's largest) is cleared by the next solve, and named.
+    let stale = state.join(".keys-28.bin.4194305.tmp");
+    std::fs::write(&stale, b"half").unwrap();
+    let out = crate::common::hoyito(&solve);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("a state layer left half-written by process 4194305"),
+        "{err}"
+    );
+    assert!(!stale.exists() && temps(&state).is_empty());
+    // A run: its records hit the limit.
+    let run = dir.path().join("run");
+    let out = hoyito_with_file_limit(
+        20_000,
+        &[
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "2000",
+            "--holes",
+            "4",
+            "--report-every",
+            "0",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+}

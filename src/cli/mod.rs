@@ -93,6 +93,18 @@ enum Command {
 /// shell shows for a tool the closed pipe stopped) with nothing on stderr.
 /// SIGPIPE itself stays ignored, so that an external agent that dies still
 /// shows as a failed write (a forfeit), not as the harness's own death.
+/// Under `ulimit -f`, a write past the limit sends SIGXFSZ, whose default
+/// kills the process with no word (exit 153) and leaves its temporaries.
+/// Ignored, the write fails with EFBIG instead ("File too large"), which
+/// every write already reports as the error it is, as a full disk is.
+fn file_size_limit_as_error() {
+    // SAFETY: setting a signal's disposition to SIG_IGN has no handler to
+    // run and is async-signal-safe; done once, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -128,6 +140,7 @@ fn error_lines(err: &anyhow::Error) -> Vec<String> {
 /// Runs the command line and turns errors into one line and exit status 1.
 pub fn main() -> ExitCode {
     quiet_on_closed_stdout();
+    file_size_limit_as_error();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() => {

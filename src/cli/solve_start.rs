@@ -60,6 +60,8 @@ pub fn solve_start(
     if let Some(dir) = state {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create state directory {}", dir.display()))?;
+        // A layer a killed solve left half-written is cleared, and named.
+        super::table_dir::clear_stale(dir, "a state layer")?;
     }
     let options = StartOptions { state, memory };
     let clock = Instant::now();

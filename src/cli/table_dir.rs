@@ -11,14 +11,22 @@ pub(super) fn table_dir(dir: Option<&Path>) -> Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create table directory {}", dir.display()))?;
         // What a killed solve left half-written is cleared, and named.
-        let stale = hoyito::solver::table::clear_stale_temps(dir)
-            .with_context(|| format!("cannot clear table directory {}", dir.display()))?;
-        for (path, pid) in stale {
-            eprintln!(
-                "removed {}: a table left half-written by process {pid}, which no longer runs",
-                path.display()
-            );
-        }
+        clear_stale(dir, "a table")?;
+    }
+    Ok(())
+}
+
+/// Removes from `dir` the temporary files of processes that no longer run
+/// (a solve killed, or stopped by `ulimit -f`, while it wrote one), naming
+/// each as `what`.
+pub(super) fn clear_stale(dir: &Path, what: &str) -> Result<()> {
+    let stale = hoyito::solver::table::clear_stale_temps(dir)
+        .with_context(|| format!("cannot clear directory {}", dir.display()))?;
+    for (path, pid) in stale {
+        eprintln!(
+            "removed {}: {what} left half-written by process {pid}, which no longer runs",
+            path.display()
+        );
     }
     Ok(())
 }

@@ -349,14 +349,21 @@ pub fn save(path: &Path, key: TableKey, values: &[i8]) -> Result<(), TableError>
     Ok(())
 }
 
-/// The temporary file of [`save`] named `name`, if it is one: the table
-/// file it was to become and the id of the process that wrote it.
+/// The temporary file named `name`, if it is one of a solve's: the file
+/// it was to become and the id of the process that wrote it. A table of
+/// [`save`] (`.hoyito-ii-2x6-012.tb.PID.tmp`), a layer of the start
+/// solver's state (`.keys-28.bin.PID.tmp`, `.values-28.bin.PID.tmp`).
 fn temp_of(name: &str) -> Option<(&str, i32)> {
     let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (table, pid) = inner.rsplit_once('.')?;
-    let is_table = table.starts_with("hoyito-") && table.ends_with(".tb");
+    let (file, pid) = inner.rsplit_once('.')?;
+    let is_table = file.starts_with("hoyito-") && file.ends_with(".tb");
+    let is_state = ["keys-", "values-"].iter().any(|kind| {
+        file.strip_prefix(kind)
+            .and_then(|rest| rest.strip_suffix(".bin"))
+            .is_some_and(|seeds| !seeds.is_empty() && seeds.bytes().all(|b| b.is_ascii_digit()))
+    });
     let pid = pid.parse().ok().filter(|&pid| pid > 0)?;
-    is_table.then_some((table, pid))
+    (is_table || is_state).then_some((file, pid))
 }
 
 /// Whether process `pid` still runs (or cannot be told: another user's).
@@ -755,5 +762,12 @@ mod tests {
         }
         assert_eq!(temp_of(&stale), Some(("hoyito-ii-2x6-012.tb", dead)));
         assert_eq!(temp_of(".hoyito-ii-2x6-012.tb.0.tmp"), None);
+        // A layer of the start solver's state, left by `ulimit -f`.
+        assert_eq!(
+            temp_of(".keys-28.bin.4242.tmp"),
+            Some(("keys-28.bin", 4242))
+        );
+        assert_eq!(temp_of(".values-8.bin.7.tmp"), Some(("values-8.bin", 7)));
+        assert_eq!(temp_of(".keys-.bin.7.tmp"), None);
     }
 }
