@@ -468,3 +468,66 @@ fn tables_changed_during_a_run_stop_it_naming_the_file() {
     assert!(renamed.status.success(), "{err}");
     assert_eq!(rows(&out), 20);
 }
+
+/// A table layer removed under a larger one quietly shrank adjudication,
+/// and a resume mixed the two (rows adjudicated with 16, rows with 12). A
+/// set with a hole is refused, naming it; the coverage a run used is in
+/// `adjudication.toml`, and a resume with tables of another coverage is
+/// refused until `--force`.
+#[test]
+fn a_hole_in_the_tables_or_a_resume_with_other_coverage_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tables = dir.path().join("tables");
+    build_tables(&tables);
+    let adjudication = format!("tablebase = \"{}\"", s(&tables));
+    let out = run(dir.path(), "cover", &adjudication, "1");
+    let saved = std::fs::read_to_string(out.join("adjudication.toml")).expect("coverage recorded");
+    assert!(saved.contains("\"ii-2x4\" = 16"), "{saved}");
+    let recorded = games(&out).len();
+    let config = dir.path().join("cover.toml");
+    let again = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            s(&config),
+            "--out",
+            s(&out),
+            "--games",
+            "60",
+            "--report-every",
+            "0",
+        ];
+        args.extend(extra);
+        hoyito(&args)
+    };
+    // A hole at 12 under 16: refused, naming the file.
+    let twelve = tables.join("hoyito-ii-2x4-012.tb");
+    let kept = dir.path().join("012.tb");
+    std::fs::rename(&twelve, &kept).unwrap();
+    let refused = again(&[]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("hoyito-ii-2x4-012.tb is missing"), "{err}");
+    // Without 12 and 16, the set is whole up to 8: another coverage.
+    std::fs::rename(
+        tables.join("hoyito-ii-2x4-016.tb"),
+        dir.path().join("016.tb"),
+    )
+    .unwrap();
+    let refused = again(&[]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains("adjudicated by tables of ii-2x4 = 16, the tables now give ii-2x4 = 8"),
+        "{err}"
+    );
+    assert_eq!(games(&out).len(), recorded);
+    // --force starts again with the tables there, and records them.
+    let forced = again(&["--force"]);
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    let saved = std::fs::read_to_string(out.join("adjudication.toml")).unwrap();
+    assert!(saved.contains("\"ii-2x4\" = 8"), "{saved}");
+}

@@ -9,6 +9,10 @@ pub const EXPERIMENT_FILE: &str = "experiment.toml";
 /// Worker time per block and run (kept out of `games.csv` so that it stays
 /// the same on every machine).
 pub const TIMINGS_FILE: &str = "timings.csv";
+/// What the endgame tables of `[adjudication] tablebase` covered when the
+/// run's games were adjudicated: the largest layer of each board. A resume
+/// with tables of another coverage would mix two adjudications.
+pub const COVERAGE_FILE: &str = "adjudication.toml";
 /// The charts' folder, relative to the report directory.
 pub const CHARTS: &str = "charts";
 /// The statistics file, relative to the report directory.

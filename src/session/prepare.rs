@@ -10,8 +10,8 @@ use crate::agents::build::prepare_tables;
 use crate::agents::human::check_human_input;
 use crate::agents::spec::AgentSpec;
 use crate::openings::warnings::opening_warnings;
-use crate::records::run_files::GAMES_FILE;
-use crate::records::safe_file::is_symlink;
+use crate::records::run_files::{COVERAGE_FILE, GAMES_FILE};
+use crate::records::safe_file::{is_symlink, read_regular_to_string, write_atomic};
 use crate::report::games_csv::read_games_csv;
 use crate::report::run_tallies::RunTallies;
 use crate::stats::sprt::Sprt;
@@ -75,6 +75,30 @@ fn check_agent_logs(out: &Path, experiment: &Experiment) -> Result<(), SessionEr
         }
     }
     Ok(())
+}
+
+/// Refuses to resume games adjudicated with tables of another coverage
+/// (a layer gone from the directory, or tables added): the rows recorded
+/// and the rows to come would be decided by two different sets of tables.
+fn check_same_coverage(out: &Path, coverage: Option<&str>) -> Result<(), SessionError> {
+    let path = out.join(COVERAGE_FILE);
+    let Ok(saved) = read_regular_to_string(&path) else {
+        return Ok(());
+    };
+    if Some(saved.as_str()) == coverage {
+        return Ok(());
+    }
+    let layers = |text: &str| {
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with('"')).collect();
+        lines.join(", ").replace('"', "")
+    };
+    let now = coverage.map_or("no tables".to_string(), layers);
+    Err(SessionError::Refused(format!(
+        "{}: the games recorded were adjudicated by tables of {}, the tables now give {now}: \
+         restore the tables, or pass --force to delete the results and start again",
+        path.display(),
+        layers(&saved)
+    )))
 }
 
 impl Session {
@@ -142,7 +166,18 @@ impl Session {
             check_same_settings(&out, &experiment)?;
         }
         check_agent_logs(&out, &experiment)?;
+        let coverage = adjudicator.as_ref().and_then(Adjudicator::coverage);
+        if !force {
+            check_same_coverage(&out, coverage.as_deref())?;
+        }
         let run_dir = open_slice_dir(&out, &experiment, &schedule, shard, force)?;
+        if let Some(text) = &coverage {
+            let path = out.join(COVERAGE_FILE);
+            let tmp = out.join(format!(".{COVERAGE_FILE}.tmp"));
+            write_atomic(&tmp, &path, text.as_bytes()).map_err(|e| {
+                SessionError::step(format!("{}: cannot write it", path.display()), e)
+            })?;
+        }
         let first = run_dir.done;
         let threads = match experiment.threads {
             _ if human => 1,

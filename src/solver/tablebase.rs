@@ -158,7 +158,30 @@ impl Tablebase {
                     .copied()
                     .find(|&k| Tablebase::dependencies(k).into_iter().all(&present));
                 match found {
-                    Some(top) => top,
+                    Some(top) => {
+                        // A layer a game can reach that sits above `top`, below a
+                        // layer whose file is here, was built and is gone: the set
+                        // has a hole, and taking the smaller top would quietly
+                        // shrink what the tables decide.
+                        let highest = (top + 1..=MAX_TABLE_SEEDS).rev().find(|&k| present(k));
+                        let meant =
+                            highest.and_then(|h| candidates.iter().copied().find(|&k| k <= h));
+                        if let Some(meant) = meant.filter(|&k| k > top) {
+                            let missing: Vec<u32> = Tablebase::dependencies(meant)
+                                .into_iter()
+                                .filter(|&k| !present(k))
+                                .collect();
+                            return Err(SolveError::MissingTable {
+                                path: path(missing[0]),
+                                variant: rules.variant,
+                                holes: rules.holes,
+                                top: meant,
+                                also_missing: missing.len() - 1,
+                                rebuild: tb.key(meant).rebuild_command(dir),
+                            });
+                        }
+                        top
+                    }
                     None => {
                         let largest = candidates.first().copied().unwrap_or(0);
                         let looked_for: Vec<String> =
@@ -498,6 +521,27 @@ mod open_tests {
         // Without a size: 8 is there, but not complete, so nothing is.
         let err = Tablebase::open(&rules(2), dir.path(), None).expect_err("none complete");
         assert!(matches!(err, SolveError::NoTables { .. }), "{err}");
+    }
+
+    /// A layer removed from under a larger one quietly shrank what the
+    /// tables decided (a run adjudicated with 8 instead of 12, and a resume
+    /// mixed the two): a set with a hole below its top is refused, naming
+    /// the hole.
+    #[test]
+    fn open_refuses_a_hole_below_the_largest_layer_there() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        built(dir.path(), 12);
+        std::fs::remove_file(file(dir.path(), 8)).expect("removed");
+        let err = Tablebase::open(&rules(2), dir.path(), None).expect_err("a hole at 8");
+        assert!(
+            matches!(&err, SolveError::MissingTable { path, top: 12, also_missing: 0, .. }
+                if *path == file(dir.path(), 8)),
+            "{err}"
+        );
+        // Only the layers up to 4 left: a complete set, opened as such.
+        std::fs::remove_file(file(dir.path(), 12)).expect("removed");
+        let (_, top) = Tablebase::open(&rules(2), dir.path(), None).expect("opened");
+        assert_eq!(top, 4);
     }
 
     #[test]

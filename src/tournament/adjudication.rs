@@ -148,6 +148,22 @@ impl Adjudicator {
         }))
     }
 
+    /// What the tables cover, as `adjudication.toml` records it: the
+    /// largest layer of each board; `None` without tables.
+    pub fn coverage(&self) -> Option<String> {
+        if self.tables.is_empty() {
+            return None;
+        }
+        let mut text = String::from(
+            "# The largest layer of the endgame tables that adjudicated this run's games, \
+             per board: a resume with tables of another coverage is refused.\n[tables]\n",
+        );
+        for ((variant, holes), open) in &self.tables {
+            text.push_str(&format!("\"{variant}-2x{holes}\" = {}\n", open.top));
+        }
+        Some(text)
+    }
+
     fn tables_for(&self, rules: &Rules) -> Option<&OpenTables> {
         self.tables
             .iter()

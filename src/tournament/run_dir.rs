@@ -29,7 +29,7 @@ use super::shard::Shard;
 use super::shard_manifest::{ShardManifest, SHARD_FILE};
 use crate::metrics::file::{metrics_header, METRICS_FILE};
 use crate::records::moves_file::{MOVES_FILE, MOVES_HEADER};
-use crate::records::run_files::{CHARTS, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
+use crate::records::run_files::{CHARTS, COVERAGE_FILE, HTML_FILE, REPORT_FILE, SUMMARY_FILE};
 pub use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
 use crate::records::safe_file::{is_symlink, read_regular_to_string, write_atomic};
 use error::io_error;
@@ -39,8 +39,9 @@ use slice::{slice_difference, Slice};
 
 /// What a run writes into its directory: the files and the charts folder
 /// that `--force` deletes (for `run`, and for `merge` into a used output).
-pub(crate) const RESULTS: [&str; 10] = [
+pub(crate) const RESULTS: [&str; 11] = [
     GAMES_FILE,
+    COVERAGE_FILE,
     MOVES_FILE,
     METRICS_FILE,
     EXPERIMENT_FILE,
