@@ -9,8 +9,10 @@ for byte: both run the library's one session (its checks, shards, settings
 diff, warnings and report). The summary (``summary.json``) is returned as a
 dict, with the run's warnings (also issued as ``UserWarning``). A Python agent that raises
 forfeits the game (``forfeit-crash``), one that returns something that is not
-a move forfeits with ``forfeit-protocol``, and one that returns an illegal move
-with ``forfeit-illegal``, as an external agent would.
+a move forfeits with ``forfeit-protocol``, one that returns an illegal move
+with ``forfeit-illegal``, and one that takes longer than ``move_timeout_ms``
+(default 10 s) with ``forfeit-timeout``, as an external agent would. Ctrl-C
+stops a run within a tenth of a second, even while a callable hangs.
 """
 
 import json
@@ -95,6 +97,7 @@ def match(
     agents_dir=None,
     record_moves=True,
     progress=None,
+    move_timeout_ms=10_000,
 ):
     """Plays ``pairs`` seat-swapped pairs of games between two agents, as
     ``hoyito match A B --games 2*pairs``, and returns the summary dict.
@@ -104,7 +107,9 @@ def match(
     ``random_plies`` sets the random opening (default: the harness's, 8);
     ``out`` is the results directory (default ``runs/A-vs-B``), resumed when
     it holds the same experiment and replaced with ``force=True``.
-    ``progress(done, total)`` is called after each write of games.
+    ``progress(done, total)`` is called after each write of games. A
+    callable that takes longer than ``move_timeout_ms`` for a move forfeits
+    the game (``forfeit-timeout``), as an external agent does.
     """
     names = []
     for agent in (agent_a, agent_b):
@@ -134,7 +139,8 @@ def match(
         lines += ["[record]", "moves = false"]
     text = "\n".join(lines) + "\n"
     result = _hoyito.run_experiment(
-        text, "hoyito.match", python, aliases, out, force, agents_dir, None, None, progress
+        text, "hoyito.match", python, aliases, out, force, agents_dir, None, None, progress,
+        move_timeout_ms,
     )
     return _finish(result, None)
 
@@ -149,6 +155,7 @@ def run(
     threads=None,
     shard=None,
     progress=None,
+    move_timeout_ms=10_000,
 ):
     """Runs an experiment file (``configs/*.toml``), as ``hoyito run FILE``,
     and returns the summary dict.
@@ -159,13 +166,16 @@ def run(
     experiment's ``[roster]`` or from ``agents_dir``. ``shard="K/N"`` plays
     one slice of the run, as ``hoyito run --shard K/N`` (default directory
     ``runs/NAME.shard-K-of-N``; ``hoyito merge`` joins the slices).
-    ``progress(done, total)`` is called after each write of games.
+    ``progress(done, total)`` is called after each write of games. A
+    callable that takes longer than ``move_timeout_ms`` for a move forfeits
+    the game (``forfeit-timeout``).
     """
     path = os.fspath(experiment)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     python, aliases = _split(dict(agents or {}))
     result = _hoyito.run_experiment(
-        text, path, python, aliases, out, force, agents_dir, threads, shard, progress
+        text, path, python, aliases, out, force, agents_dir, threads, shard, progress,
+        move_timeout_ms,
     )
     return _finish(result, shard)

@@ -61,6 +61,16 @@ impl Follow for PythonFollow {
         }
     }
 
+    /// Ctrl-C while no game is written (a callable that takes its time).
+    fn idle(&mut self) {
+        if self.error.is_none() {
+            if let Err(err) = Python::with_gil(|py| py.check_signals()) {
+                self.error = Some(err);
+                STOP.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
     fn interrupt(&self) -> Option<&'static AtomicBool> {
         Some(&STOP)
     }
@@ -83,7 +93,7 @@ fn runtime_error(err: SessionError) -> PyErr {
 /// `aliases` (name to roster name); `progress(done, total)` is called after
 /// each write.
 #[pyfunction]
-#[pyo3(signature = (text, label, python, aliases, out=None, force=false, agents_dir=None, threads=None, shard=None, progress=None))]
+#[pyo3(signature = (text, label, python, aliases, out=None, force=false, agents_dir=None, threads=None, shard=None, progress=None, move_timeout_ms=10_000))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_experiment(
     py: Python<'_>,
@@ -97,7 +107,13 @@ pub fn run_experiment(
     threads: Option<usize>,
     shard: Option<&str>,
     progress: Option<Py<PyAny>>,
+    move_timeout_ms: u64,
 ) -> PyResult<RunResult> {
+    if move_timeout_ms == 0 {
+        return Err(PyValueError::new_err(
+            "move_timeout_ms = 0 is out of range: allowed at least 1",
+        ));
+    }
     let mut experiment = Experiment::parse(text, label).map_err(value_error)?;
     if let Some(t) = threads {
         experiment.threads = t;
@@ -126,12 +142,13 @@ pub fn run_experiment(
     for (name, callable) in &python {
         experiment
             .roster
-            .insert(name.clone(), python_spec(py, callable));
+            .insert(name.clone(), python_spec(py, callable, move_timeout_ms));
     }
     experiment
         .resolve_agents(label, roster)
         .map_err(value_error)?;
-    let seats = PythonSeats::new(python, &playing);
+    let timeout = std::time::Duration::from_millis(move_timeout_ms);
+    let seats = PythonSeats::new(python, &playing, timeout);
     let callables = seats.indices();
     let mut plan = RunPlan::new(experiment, label, out, shard);
     plan.force = force;

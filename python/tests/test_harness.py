@@ -223,3 +223,51 @@ def test_a_python_run_shows_warnings_progress_and_the_settings_diff(tmp_path):
     config.write_text(config.read_text().replace("seed = 2", "seed = 3"))
     with pytest.raises(RuntimeError, match="holds a different experiment: seed is 2 there, 3 here"):
         hoyito.run(str(config), out=str(out))
+
+
+def test_a_callable_that_never_returns_forfeits_on_time(tmp_path):
+    """A callable that hung held a match for good; it forfeits after its
+    move time (forfeit-timeout), as an external agent does."""
+    import time
+
+    def sleeper(game):
+        time.sleep(10**6)
+
+    start = time.monotonic()
+    summary = hoyito.match(("sleeper", sleeper), "random", pairs=1, seed=1, threads=1,
+                           out=str(tmp_path / "t"), move_timeout_ms=200)
+    assert time.monotonic() - start < 30
+    rows = games_rows(tmp_path / "t")
+    assert [r["ending"] for r in rows] == ["forfeit-timeout"] * 2
+    forfeits = summary["python_forfeits"]
+    assert [f["reason"] for f in forfeits] == ["timeout"] * 2
+    assert "within 200 ms" in forfeits[0]["detail"]
+
+
+def test_ctrl_c_stops_a_match_whose_callable_hangs(tmp_path):
+    """Two SIGINTs left a match with a hung callable running: now the first
+    ends it (KeyboardInterrupt) within moments, and the games recorded stay
+    resumable."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import time, hoyito\n"
+        "def sleeper(game):\n"
+        "    time.sleep(10**6)\n"
+        "try:\n"
+        f"    hoyito.match(('sleeper', sleeper), 'random', pairs=2, seed=1, threads=1, out={str(tmp_path / 'h')!r})\n"
+        "except KeyboardInterrupt as e:\n"
+        "    print('stopped:', e, flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    time.sleep(3)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=20)
+    assert child.returncode == 0, out
+    assert "stopped: interrupted: 0 of 4 games recorded" in out
+    # The directory stays a run to resume.
+    assert (tmp_path / "h" / "experiment.toml").exists()
+    assert games_rows(tmp_path / "h") == []

@@ -22,6 +22,10 @@ pub trait Follow {
     /// Games written so far by this call, after each write.
     fn written(&mut self, _games: u64) {}
 
+    /// Called about every tenth of a second while no game is written (see
+    /// [`Watch::idle`]).
+    fn idle(&mut self) {}
+
     /// A flag that, once set, ends the run as soon as the games being
     /// played are done (see [`Watch::interrupt`]).
     fn interrupt(&self) -> Option<&'static AtomicBool> {
@@ -54,6 +58,10 @@ impl<F: Follow + ?Sized> Watch for Tallying<'_, F> {
 
     fn written(&mut self, games: u64) {
         self.follow.written(games);
+    }
+
+    fn idle(&mut self) {
+        self.follow.idle();
     }
 
     fn interrupt(&self) -> Option<&'static AtomicBool> {

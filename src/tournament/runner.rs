@@ -219,6 +219,10 @@ fn window_per_thread(chunk: u64) -> u64 {
     }
 }
 
+/// How long the writer waits for a chunk before it tells the watcher it
+/// is idle ([`Watch::idle`]).
+pub const IDLE_TICK: Duration = Duration::from_millis(100);
+
 /// What the caller follows of a run while it plays: the rows in id order as
 /// they are written, the count written, and a flag that stops it early.
 ///
@@ -239,6 +243,10 @@ pub trait Watch {
 
     /// Games written so far by this call, after each write.
     fn written(&mut self, _games: u64) {}
+
+    /// Called about every tenth of a second (`IDLE_TICK`) while the writer
+    /// waits for a chunk (a long game, an agent that takes its time).
+    fn idle(&mut self) {}
 
     /// A flag that, once set (by Ctrl-C), ends the run as soon as the games
     /// being played are done: the rows written are a complete prefix. Static,
@@ -410,7 +418,19 @@ pub fn run_games<'a>(
             if received == submitted {
                 break;
             }
-            let (k, result) = rx.recv().expect("a worker holds a sender until it sends");
+            // Woken every tenth of a second while no chunk comes back, so
+            // that the watcher can look at what the run cannot (Python's
+            // signals) however long a game takes.
+            let (k, result) = match rx.recv_timeout(IDLE_TICK) {
+                Ok(received) => received,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    watch.idle();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("a worker holds a sender until it sends")
+                }
+            };
             received += 1;
             match result {
                 Ok(mut done) => {

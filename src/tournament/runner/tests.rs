@@ -283,3 +283,59 @@ fn a_game_forfeited_while_the_run_stops_is_not_recorded() {
     assert!(outcome.forfeits.is_empty() && games.is_empty());
     assert_eq!(outcome.times.blocks.values().map(|b| b.0).sum::<u64>(), 0);
 }
+
+/// An agent that takes a while for each move.
+struct Slow;
+
+impl crate::engine::agent_trait::Agent for Slow {
+    fn choose(
+        &mut self,
+        game: &crate::engine::game::Game,
+        _: &mut crate::engine::agent_trait::AgentRng,
+    ) -> Move {
+        std::thread::sleep(Duration::from_millis(120));
+        game.legal_moves()[0]
+    }
+}
+
+struct SlowSeats;
+
+impl crate::tournament::lineup::SeatMaker for SlowSeats {
+    fn seat(&self, index: usize) -> Option<crate::tournament::lineup::Seat> {
+        (index == 0).then(|| crate::tournament::lineup::Seat::Agent(Box::new(Slow)))
+    }
+}
+
+/// Counts the writer's idle calls.
+struct IdleCount(u32);
+
+impl Watch for IdleCount {
+    fn idle(&mut self) {
+        self.0 += 1;
+    }
+}
+
+#[test]
+fn the_watcher_is_told_while_a_long_game_plays() {
+    // Python's signals are looked at from `idle`: a game that takes seconds
+    // must not keep the watcher from it until the game ends.
+    let mut e = quitter_experiment();
+    e.games = 2;
+    let schedule = Schedule::new(&e);
+    let lineup = Lineup::new(e.agent_specs()).with_seats(std::sync::Arc::new(SlowSeats));
+    let work = Work {
+        schedule: &schedule,
+        lineup: &lineup,
+        adjudicator: None,
+    };
+    let mut games = Vec::new();
+    let sinks = RecordSinks {
+        games: &mut games,
+        moves: None,
+        metrics: None,
+    };
+    let mut watch = IdleCount(0);
+    let outcome = run_games(work, 0..1, 1, sinks, &mut watch).unwrap();
+    assert_eq!(outcome.written, 1);
+    assert!(watch.0 >= 2, "idle {} times", watch.0);
+}
