@@ -48,7 +48,7 @@
 //! - Hoyito's own: capture moves per ply, extra moves per ply, relay laps
 //!   per sowing move, plies without capture at the end.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -56,6 +56,7 @@ use crate::engine::game::Ending;
 use crate::engine::rules::Variant;
 use crate::records::game_row::{GameRow, Winner};
 use crate::records::moves_hash::{fnv1a, FNV_OFFSET_BASIS};
+use crate::stats::distinct::DistinctSet;
 
 use super::interval::{Estimate, RatioSums};
 use super::measures::GameMeasures;
@@ -360,7 +361,7 @@ struct Group {
     /// The key of the pair being added: its games' keys mixed in order.
     pending_key: u64,
     /// Keys of the pairs (and lone games) counted so far.
-    seen: HashSet<u64>,
+    seen: DistinctSet,
 }
 
 /// A game's key within a group: its moves hash, told apart by the agents in
@@ -401,7 +402,7 @@ impl Group {
 
     /// The games counted once the pair being added is flushed.
     fn counted_games(&self) -> u64 {
-        let pending_counts = self.pair.is_some() && !self.seen.contains(&self.pending_key);
+        let pending_counts = self.pair.is_some() && !self.seen.contains(self.pending_key);
         self.games
             + if pending_counts {
                 self.pending_games

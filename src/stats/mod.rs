@@ -13,6 +13,7 @@
 //! they share (`normal`).
 
 mod cluster;
+pub(crate) mod distinct;
 pub(crate) mod elo;
 pub(crate) mod endings;
 pub(crate) mod first_player;

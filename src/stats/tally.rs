@@ -28,11 +28,12 @@
 //! order (as `games.csv` holds them), so that the two games of a pair come one
 //! after the other and only the first game of an unfinished pair is held.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::engine::game::Ending;
 use crate::records::game_row::{GameRow, Winner};
 
+use super::distinct::DistinctSet;
 use super::endings::{EndingCounts, ForfeitCounts};
 use super::outcomes::{Pentanomial, Wdl};
 use super::setting::Setting;
@@ -84,13 +85,13 @@ pub(crate) struct GroupCounts {
     /// (by the tables, or as decided) rather than ended by the rules.
     pub(crate) opening_adjudicated: u64,
     /// Keys of [`game_key`] and [`pair_key`]: one 64-bit word per game and
-    /// per pair, so that the sets cost about 9 to 18 bytes per entry.
-    seen_games: HashSet<u64>,
-    seen_pairs: HashSet<u64>,
-    seen_lone: HashSet<u64>,
+    /// per pair, in sets whose memory stays small however long the run.
+    seen_games: DistinctSet,
+    seen_pairs: DistinctSet,
+    seen_lone: DistinctSet,
     /// The same for the games that ended inside their opening.
-    seen_opening_pairs: HashSet<u64>,
-    seen_opening_lone: HashSet<u64>,
+    seen_opening_pairs: DistinctSet,
+    seen_opening_lone: DistinctSet,
 }
 
 /// A game's key among the games of its group: its moves hash, told apart by
