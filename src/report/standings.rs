@@ -79,12 +79,18 @@ fn score(stats: &PairingStats) -> f64 {
     stats.estimate.map_or(0.5, |e| e.score.value)
 }
 
+/// nElo where it has no value: a score this close to 0 or 1 (a near
+/// sweep), or units that all scored alike, have no normal interval, and
+/// nElo divides by the spread it needs.
+pub(crate) const NELO_MISSING: &str =
+    "- (a score this close to 0 or 1, or with no spread, has no normal interval)";
+
 /// Elo, nElo and LOS as text: `12.3 +/- 4.5`.
 fn figures(stats: &PairingStats) -> (String, String, String) {
     match &stats.estimate {
         Some(e) => (
             e.elo.text(1),
-            e.nelo.map_or("-".to_string(), |n| n.text(1)),
+            e.nelo.map_or(NELO_MISSING.to_string(), |n| n.text(1)),
             format!("{:.1} %", 100.0 * e.los),
         ),
         None => ("-".to_string(), "-".to_string(), "-".to_string()),
@@ -199,6 +205,28 @@ mod tests {
         let order = ["a".to_string(), "b".to_string()];
         write_standings(&mut out, tally, &order, 100, sprt).expect("writing to memory");
         String::from_utf8(out).expect("utf-8")
+    }
+
+    /// A near sweep printed `nElo: -` with no reason beside another
+    /// pairing's figure: the dash now says why.
+    #[test]
+    fn a_missing_nelo_says_why() {
+        let mut tally = Tally::new();
+        // a wins every game: every pair scores 2, no spread.
+        for id in 0..8u64 {
+            let (s, n, w) = match id % 2 {
+                0 => ("a", "b", Winner::S),
+                _ => ("b", "a", Winner::N),
+            };
+            tally.add(&row(id, s, n, w));
+        }
+        let text = text(&tally, None);
+        assert!(
+            text.contains(
+                "nElo: - (a score this close to 0 or 1, or with no spread, has no normal interval)"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
