@@ -41,18 +41,20 @@ struct PythonFollow {
     error: Option<PyErr>,
 }
 
-impl Follow for PythonFollow {
-    fn written(&mut self, games: u64) {
+impl PythonFollow {
+    /// Python's signals, then the progress callback after `written` games
+    /// (none while idle); the first error stops the run and is kept.
+    fn check(&mut self, written: Option<u64>) {
         if self.error.is_some() {
             return;
         }
         let result = Python::with_gil(|py| {
             py.check_signals()?;
-            match &self.progress {
-                Some(progress) => progress
+            match (&self.progress, written) {
+                (Some(progress), Some(games)) => progress
                     .call1(py, (self.first + games, self.total))
                     .map(drop),
-                None => Ok(()),
+                _ => Ok(()),
             }
         });
         if let Err(err) = result {
@@ -60,15 +62,16 @@ impl Follow for PythonFollow {
             STOP.store(true, Ordering::SeqCst);
         }
     }
+}
+
+impl Follow for PythonFollow {
+    fn written(&mut self, games: u64) {
+        self.check(Some(games));
+    }
 
     /// Ctrl-C while no game is written (a callable that takes its time).
     fn idle(&mut self) {
-        if self.error.is_none() {
-            if let Err(err) = Python::with_gil(|py| py.check_signals()) {
-                self.error = Some(err);
-                STOP.store(true, Ordering::SeqCst);
-            }
-        }
+        self.check(None);
     }
 
     fn interrupt(&self) -> Option<&'static AtomicBool> {

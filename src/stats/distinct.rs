@@ -136,41 +136,18 @@ impl Run {
     fn write(set: &HashSet<u64>) -> io::Result<Run> {
         let mut keys: Vec<u64> = set.iter().copied().collect();
         keys.sort_unstable();
-        let file = anonymous_file()?;
-        let mut out = BufWriter::with_capacity(1 << 16, &file);
-        for key in &keys {
-            out.write_all(&key.to_le_bytes())?;
+        let mut run = RunWriter::new(keys.len())?;
+        for key in keys {
+            run.push(key)?;
         }
-        out.flush()?;
-        drop(out);
-        let bits = (keys.len() * BLOOM_BITS_PER_KEY).max(64);
-        let mut bloom = vec![0u64; bits.div_ceil(64)];
-        let bits = bloom.len() * 64;
-        for &key in &keys {
-            for bit in probes(key, bits) {
-                bloom[bit / 64] |= 1 << (bit % 64);
-            }
-        }
-        let fences = keys.iter().step_by(BLOCK_KEYS).copied().collect();
-        Ok(Run {
-            file,
-            fences,
-            len: keys.len(),
-            bloom,
-        })
+        run.finish()
     }
 
     /// The keys of `a` and `b` (disjoint, each sorted) in one sorted run.
     fn merge(a: &Run, b: &Run) -> io::Result<Run> {
-        let file = anonymous_file()?;
-        let mut out = BufWriter::with_capacity(1 << 16, &file);
+        let mut run = RunWriter::new(a.len + b.len)?;
         let (mut left, mut right) = (a.keys(), b.keys());
         let (mut x, mut y) = (left.next().transpose()?, right.next().transpose()?);
-        let mut fences = Vec::with_capacity((a.len + b.len).div_ceil(BLOCK_KEYS));
-        let mut written = 0usize;
-        let bits = ((a.len + b.len) * BLOOM_BITS_PER_KEY).max(64);
-        let mut bloom = vec![0u64; bits.div_ceil(64)];
-        let bits = bloom.len() * 64;
         loop {
             let key = match (x, y) {
                 (Some(k), Some(l)) if k <= l => {
@@ -187,23 +164,9 @@ impl Run {
                 }
                 (None, None) => break,
             };
-            if written % BLOCK_KEYS == 0 {
-                fences.push(key);
-            }
-            for bit in probes(key, bits) {
-                bloom[bit / 64] |= 1 << (bit % 64);
-            }
-            out.write_all(&key.to_le_bytes())?;
-            written += 1;
+            run.push(key)?;
         }
-        out.flush()?;
-        drop(out);
-        Ok(Run {
-            file,
-            fences,
-            len: written,
-            bloom,
-        })
+        run.finish()
     }
 
     /// The run's keys in order, read in blocks.
@@ -247,6 +210,50 @@ impl Run {
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
             .collect();
         keys.binary_search(&key).is_ok()
+    }
+}
+
+/// A run being written, keys in ascending order: the file, the fences and
+/// the filter filled as the keys come.
+struct RunWriter {
+    out: BufWriter<File>,
+    fences: Vec<u64>,
+    bloom: Vec<u64>,
+    len: usize,
+}
+
+impl RunWriter {
+    /// A writer for about `keys` keys (the filter's size).
+    fn new(keys: usize) -> io::Result<RunWriter> {
+        let bits = (keys * BLOOM_BITS_PER_KEY).max(64);
+        Ok(RunWriter {
+            out: BufWriter::with_capacity(1 << 16, anonymous_file()?),
+            fences: Vec::with_capacity(keys.div_ceil(BLOCK_KEYS)),
+            bloom: vec![0u64; bits.div_ceil(64)],
+            len: 0,
+        })
+    }
+
+    fn push(&mut self, key: u64) -> io::Result<()> {
+        if self.len % BLOCK_KEYS == 0 {
+            self.fences.push(key);
+        }
+        let bits = self.bloom.len() * 64;
+        for bit in probes(key, bits) {
+            self.bloom[bit / 64] |= 1 << (bit % 64);
+        }
+        self.len += 1;
+        self.out.write_all(&key.to_le_bytes())
+    }
+
+    fn finish(self) -> io::Result<Run> {
+        let file = self.out.into_inner().map_err(|e| e.into_error())?;
+        Ok(Run {
+            file,
+            fences: self.fences,
+            len: self.len,
+            bloom: self.bloom,
+        })
     }
 }
 

@@ -225,12 +225,17 @@ impl Watch for Flagged {
     }
 }
 
-#[test]
-fn a_seat_maker_seats_its_agents_and_their_forfeits_are_reported() {
-    let e = quitter_experiment();
-    let schedule = Schedule::new(&e);
-    let lineup =
-        Lineup::new(e.agent_specs()).with_seats(std::sync::Arc::new(QuitterSeats { stop: None }));
+/// Plays games `ids` of `e` with `seats` seating their agents, on `threads`
+/// threads, watched by `watch`: the outcome and the games rows.
+fn run_seated(
+    e: &Experiment,
+    seats: impl crate::tournament::lineup::SeatMaker + 'static,
+    ids: Range<u64>,
+    threads: usize,
+    watch: &mut impl Watch,
+) -> (RunOutcome, Vec<u8>) {
+    let schedule = Schedule::new(e);
+    let lineup = Lineup::new(e.agent_specs()).with_seats(std::sync::Arc::new(seats));
     let work = Work {
         schedule: &schedule,
         lineup: &lineup,
@@ -242,7 +247,14 @@ fn a_seat_maker_seats_its_agents_and_their_forfeits_are_reported() {
         moves: None,
         metrics: None,
     };
-    let outcome = run_games(work, 0..schedule.len(), 2, sinks, &mut |_| {}).unwrap();
+    let outcome = run_games(work, ids, threads, sinks, watch).unwrap();
+    (outcome, games)
+}
+
+#[test]
+fn a_seat_maker_seats_its_agents_and_their_forfeits_are_reported() {
+    let e = quitter_experiment();
+    let (outcome, games) = run_seated(&e, QuitterSeats { stop: None }, 0..4, 2, &mut |_| {});
     assert_eq!(outcome.written, 4);
     // Its spec says random, but the seat maker's agent sat: every game is
     // a forfeit of agent 0, reported in id order with what it did.
@@ -263,21 +275,8 @@ fn a_game_forfeited_while_the_run_stops_is_not_recorded() {
     // left for a resumed run to play, and nothing after it is written.
     static STOP: AtomicBool = AtomicBool::new(false);
     let e = quitter_experiment();
-    let schedule = Schedule::new(&e);
-    let lineup = Lineup::new(e.agent_specs())
-        .with_seats(std::sync::Arc::new(QuitterSeats { stop: Some(&STOP) }));
-    let work = Work {
-        schedule: &schedule,
-        lineup: &lineup,
-        adjudicator: None,
-    };
-    let mut games = Vec::new();
-    let sinks = RecordSinks {
-        games: &mut games,
-        moves: None,
-        metrics: None,
-    };
-    let outcome = run_games(work, 0..schedule.len(), 1, sinks, &mut Flagged(&STOP)).unwrap();
+    let seats = QuitterSeats { stop: Some(&STOP) };
+    let (outcome, games) = run_seated(&e, seats, 0..4, 1, &mut Flagged(&STOP));
     assert_eq!(outcome.written, 0, "{}", String::from_utf8_lossy(&games));
     assert_eq!(outcome.stopped, Some(Stopped::Interrupted));
     assert!(outcome.forfeits.is_empty() && games.is_empty());
@@ -321,21 +320,8 @@ fn the_watcher_is_told_while_a_long_game_plays() {
     // must not keep the watcher from it until the game ends.
     let mut e = quitter_experiment();
     e.games = 2;
-    let schedule = Schedule::new(&e);
-    let lineup = Lineup::new(e.agent_specs()).with_seats(std::sync::Arc::new(SlowSeats));
-    let work = Work {
-        schedule: &schedule,
-        lineup: &lineup,
-        adjudicator: None,
-    };
-    let mut games = Vec::new();
-    let sinks = RecordSinks {
-        games: &mut games,
-        moves: None,
-        metrics: None,
-    };
     let mut watch = IdleCount(0);
-    let outcome = run_games(work, 0..1, 1, sinks, &mut watch).unwrap();
+    let (outcome, _) = run_seated(&e, SlowSeats, 0..1, 1, &mut watch);
     assert_eq!(outcome.written, 1);
     assert!(watch.0 >= 2, "idle {} times", watch.0);
 }
