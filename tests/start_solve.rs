@@ -197,6 +197,66 @@ fn a_start_beyond_the_memory_budget_is_refused_with_an_estimate() {
     assert!(!json.exists());
 }
 
+/// A start whose reachable positions outgrow the budget says at once what
+/// it will do and what `exact.json` already knows, reports its growth every
+/// few seconds (positions, rate, memory against the budget), and is refused
+/// before its estimate passes the budget, naming the out-of-core solve and
+/// the proof search that proves the value with far less memory.
+#[test]
+fn a_growing_start_reports_progress_and_is_refused_before_its_budget() {
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--variant",
+        "ii",
+        "--holes",
+        "6",
+        "--memory",
+        "400",
+    ]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("Hoyito ii 2x6") && first.contains("400 MB (--memory)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("exact.json holds this start's exact value, -28"),
+        "{err}"
+    );
+    // Several lines of the top layer growing, each with more positions.
+    let counts: Vec<u64> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("closing layer  48: "))
+        .map(|l| {
+            assert!(l.contains("MB of 400 MB"), "{l}");
+            l.split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a count")
+        })
+        .collect();
+    assert!(counts.len() >= 2, "{err}");
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert!(err.contains(" a second; memory "), "{err}");
+    // Refused before the estimate passes 400 MB at 40 bytes a position.
+    let found: u64 = err
+        .split("(at least: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the positions found");
+    assert!(found < 400 << 20 >> 5, "{found}");
+    for words in [
+        "--state DIR",
+        "`hoyito solve --start --prove --variant ii --holes 6 --exact-up-to 20`",
+    ] {
+        assert!(err.contains(words), "{err}");
+    }
+}
+
 /// Every exact start value stored in the report replays: its principal
 /// variation is a legal game from the start that ends with that margin.
 #[test]
@@ -438,6 +498,7 @@ fn an_out_of_core_solve_equals_the_solve_in_memory() {
                         loaded.0 += from_file as u32;
                         loaded.1 += 1;
                     }
+                    Progress::Closing { .. } | Progress::Solving { .. } => {}
                 });
             (solved, loaded)
         };

@@ -11,6 +11,7 @@ mod best_cmd;
 mod book_cmd;
 mod export_cmd;
 mod interrupt;
+mod known_starts;
 mod live;
 mod match_cmd;
 mod merge_cmd;

@@ -35,7 +35,11 @@ pub struct SolveArgs {
     /// Solve the standard start exactly instead (every hole holding --seeds,
     /// South to move), over the positions reachable from it only: a forward
     /// closure layer by layer, then values backward. Prints the value, the
-    /// best first moves and a principal variation; progress on stderr.
+    /// best first moves and a principal variation. On stderr: the budget
+    /// and what reports/first-player/exact.json already knows of the start
+    /// at once, then a line every 2 s while a layer grows or is solved
+    /// (positions, rate, memory) and one per layer done. II and III from 2x5
+    /// up do not fit in memory: --prove proves their values.
     #[arg(long)]
     start: bool,
     /// Seeds per hole of the start solved by --start.
@@ -50,9 +54,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR", requires = "start")]
     state: Option<PathBuf>,
     /// With --start: the memory the solve may use, in MB. A start known or
-    /// found to need more is refused with an estimate of its memory, disk and
-    /// time; without --state, also with what it would need out of core, with
-    /// --state (mapped layers count as disk) [default: what is free].
+    /// found to need more is refused, before its memory passes the budget,
+    /// with an estimate of its memory, disk and time, the proof search that
+    /// needs less, and, without --state, what it would need out of core,
+    /// with --state (mapped layers count as disk) [default: what is free].
     #[arg(long, value_name = "MB", requires = "start")]
     memory: Option<u64>,
     /// With --start: prove bounds on the start's value by two depth-limited

@@ -11,12 +11,14 @@ use anyhow::{bail, Context, Result};
 use hoyito::solver::bounds::{
     perfect_lines, proof_line, prove_bounds, prove_first_moves, BoundsBudget,
 };
-use hoyito::solver::memory::memory_budget;
-use hoyito::solver::start::{Progress, StartOptions, StartSolve};
+use hoyito::solver::memory::{memory_budget, resident_bytes};
+use hoyito::solver::start::{Progress, StartError, StartOptions, StartSolve, PROGRESS_EVERY};
 use hoyito::solver::Tablebase;
 use hoyito::tournament::write_atomic;
 use hoyito::{Position, Rules, Variant};
 use serde_json::json;
+
+use super::known_starts::KnownStart;
 
 /// Peak resident memory of this process so far, in MB (`VmHWM`).
 pub(super) fn peak_mb() -> Option<u64> {
@@ -43,6 +45,11 @@ pub fn score_of(margin: i32) -> (f64, f64) {
 /// `peak_mb` is the peak resident set (`VmHWM`), which out of core includes
 /// the mapped file pages the kernel kept resident, pages it can drop and read
 /// back at any time, so it is not the memory the solve needed.
+///
+/// Before anything else it says on standard error what it will do, within
+/// which budget, and what `exact.json` already knows of the start; then a
+/// line every [`PROGRESS_EVERY`] while a layer is under way, and one per
+/// layer done. A solve refused for memory names the proof search too.
 pub fn solve_start(
     variant: Variant,
     holes: u8,
@@ -53,10 +60,47 @@ pub fn solve_start(
 ) -> Result<()> {
     let rules = Rules::new(variant).with_board(holes as u32, seeds)?;
     let start = Position::start(&rules);
-    let memory = match memory_mb {
-        Some(mb) => Some(mb.saturating_mul(1 << 20)),
-        None => memory_budget(1).map(|b| b.bytes),
+    let (memory, budget_source) = match memory_mb {
+        Some(mb) => (Some(mb.saturating_mul(1 << 20)), "--memory".to_string()),
+        None => match memory_budget(1) {
+            Some(b) => (Some(b.bytes), b.source.to_string()),
+            None => (None, String::new()),
+        },
     };
+    let known = KnownStart::find(variant, holes, seeds);
+    let prove_command = format!(
+        "hoyito solve --start --prove --variant {variant} --holes {holes}{}{}",
+        if seeds == 4 {
+            String::new()
+        } else {
+            format!(" --seeds {seeds}")
+        },
+        known
+            .as_ref()
+            .and_then(KnownStart::exact_up_to)
+            .map(|n| format!(" --exact-up-to {n}"))
+            .unwrap_or_default()
+    );
+    eprintln!(
+        "solving the start of Hoyito {variant} 2x{holes} ({seeds} seeds a hole) {}, {}; \
+         a line every {} s while a layer is under way",
+        if state.is_some() {
+            "out of core"
+        } else {
+            "in memory"
+        },
+        match memory {
+            Some(bytes) => format!(
+                "refused before it needs more than {} MB ({budget_source})",
+                bytes >> 20
+            ),
+            None => "with no memory budget (none could be read; give --memory)".to_string(),
+        },
+        PROGRESS_EVERY.as_secs()
+    );
+    if let Some(pointer) = known.as_ref().and_then(|k| k.pointer(&prove_command)) {
+        eprintln!("{pointer}");
+    }
     if let Some(dir) = state {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create state directory {}", dir.display()))?;
@@ -65,8 +109,47 @@ pub fn solve_start(
     }
     let options = StartOptions { state, memory };
     let clock = Instant::now();
+    let budget_mb = memory
+        .map(|b| format!(" of {} MB", b >> 20))
+        .unwrap_or_default();
+    let held = || resident_bytes().map_or("?".to_string(), |b| (b >> 20).to_string());
+    // The layer being closed, its positions and when they were counted:
+    // the rate between two reports.
+    let mut last: Option<(u32, u64, f64)> = None;
     let mut report = |p: Progress<'_>| {
+        let now = clock.elapsed().as_secs_f64();
         let line = match p {
+            Progress::Closing { seeds, positions } => {
+                let rate = match last {
+                    Some((s, n, t)) if s == seeds && now > t => {
+                        format!(
+                            ", {:.0} a second",
+                            (positions - n.min(positions)) as f64 / (now - t)
+                        )
+                    }
+                    _ => String::new(),
+                };
+                last = Some((seeds, positions, now));
+                format!(
+                    "closing layer {seeds:>3}: {positions} positions so far{rate}; \
+                     memory {} MB{budget_mb}",
+                    held()
+                )
+            }
+            Progress::Solving {
+                seeds,
+                positions,
+                done,
+                sweep,
+            } => format!(
+                "solving layer {seeds:>3}: {}; memory {} MB{budget_mb}",
+                if sweep == 0 {
+                    format!("moves of {done} of {positions} positions read")
+                } else {
+                    format!("sweep {sweep} over {positions} positions")
+                },
+                held()
+            ),
             Progress::Closed(s, loaded) => format!(
                 "closed layer {:>3}: {:>11} positions, {:>11} inner moves{}{}",
                 s.seeds,
@@ -95,10 +178,24 @@ pub fn solve_start(
                 if s.mapped { ", mapped" } else { "" }
             ),
         };
-        eprintln!("{line} [{:.0} s]", clock.elapsed().as_secs_f64());
+        eprintln!("{line} [{now:.0} s]");
     };
-    let solve = StartSolve::run(rules, start, &options, &mut report)
-        .with_context(|| format!("solving the start of Hoyito {variant} 2x{holes}"))?;
+    let solve = match StartSolve::run(rules, start, &options, &mut report) {
+        Ok(solve) => solve,
+        Err(err @ StartError::NotEnoughMemory { .. }) => bail!(
+            "solving the start of Hoyito {variant} 2x{holes}: {err}; or prove its value by \
+             search, which keeps far less in memory: `{prove_command}`{}",
+            if known.as_ref().and_then(KnownStart::exact_up_to).is_none() {
+                " with --exact-up-to N, the exact tables up to N seeds as its leaves"
+            } else {
+                ""
+            }
+        ),
+        Err(err) => {
+            return Err(err)
+                .with_context(|| format!("solving the start of Hoyito {variant} 2x{holes}"))
+        }
+    };
     let seconds = clock.elapsed().as_secs_f64();
     let storage = if solve.is_mapped() {
         eprintln!(

@@ -76,6 +76,19 @@ pub fn memory_budget(threads: usize) -> Option<MemoryBudget> {
         .map(|(bytes, source)| MemoryBudget { bytes, source })
 }
 
+/// The memory this process holds now (`VmRSS`), in bytes; `None` where it
+/// cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status_kb(&status, "VmRSS:").map(|kb| kb.saturating_mul(1024))
+}
+
+/// A `kB` line of `/proc/self/status`.
+fn status_kb(status: &str, key: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// `MemAvailable` of `/proc/meminfo`, in bytes.
 fn mem_available(meminfo: &str) -> Option<u64> {
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
@@ -98,9 +111,7 @@ fn address_space_limit(limits: &str) -> Option<u64> {
 
 /// `VmSize` of `/proc/self/status` (address space in use), in bytes.
 fn vm_size(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
+    status_kb(status, "VmSize:").map(|kb| kb.saturating_mul(1024))
 }
 
 /// A limit file's value: a number of bytes, or `None` for `max` (no limit) or
@@ -178,6 +189,11 @@ mod tests {
             vm_size("Name:\thoyito\nVmSize:\t    3892 kB\n"),
             Some(3_985_408)
         );
+        assert_eq!(
+            status_kb("VmSize:\t 3892 kB\nVmRSS:\t  1200 kB\n", "VmRSS:"),
+            Some(1200)
+        );
+        assert!(resident_bytes().is_some_and(|b| b > 0));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::error::StartError;
 use super::layer::{ReachableLayer, ValueStore};
-use super::progress::Progress;
+use super::progress::{Progress, Ticker};
 use super::solve::{StartOptions, StartSolve};
 use super::state::{self, Kind, Scratch, ScratchDir, ScratchWriter, StateError};
 use crate::engine::position::Position;
@@ -60,7 +60,8 @@ impl StartSolve {
                     .into())
                 }
                 None => {
-                    let (values, settled, s) = self.solve_layer(&layer, scratch.as_ref())?;
+                    let (values, settled, s) =
+                        self.solve_layer(&layer, scratch.as_ref(), progress)?;
                     sweeps = s;
                     layer.values = match options.state {
                         Some(dir) => {
@@ -107,8 +108,16 @@ impl StartSolve {
         &self,
         layer: &ReachableLayer,
         scratch: Option<&Rc<ScratchDir>>,
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<(Vec<i8>, Vec<u16>, u32), StartError> {
         let k = layer.seeds as usize;
+        let mut ticker = Ticker::new();
+        let told = |done: usize, sweep: u32| Progress::Solving {
+            seeds: k as u32,
+            positions: layer.len() as u64,
+            done: done as u64,
+            sweep,
+        };
         let index = &self.indexes[k];
         let n = layer.len();
         let mut exit = Vec::with_capacity(n);
@@ -119,7 +128,10 @@ impl StartSolve {
             self.value(c)
                 .expect("a capture leads to a solved, reachable position")
         };
-        for &key in layer.keys() {
+        for (i, &key) in layer.keys().iter().enumerate() {
+            if i % 4096 == 4095 && ticker.due() {
+                progress(told(i + 1, 0));
+            }
             let pos = index.position(index.unrank(key), Side::South);
             let mut best = i8::MIN;
             here.clear();
@@ -138,7 +150,11 @@ impl StartSolve {
             degree.push(here.len() as u8);
         }
         let children = children.finish()?;
-        let (values, settled, sweeps) = iterate(&exit, &degree, children.get());
+        let (values, settled, sweeps) = iterate(&exit, &degree, children.get(), &mut |sweep| {
+            if ticker.due() {
+                progress(told(n, sweep));
+            }
+        });
         Ok((values, settled, sweeps))
     }
 }
@@ -203,7 +219,13 @@ impl SuccessorList {
 /// order: values, settling sweeps and sweeps. Two value buffers (every
 /// sweep reads the last one's values), and a bitmap of the values a sweep
 /// changed, so that the next one looks again only at their predecessors.
-fn iterate(exit: &[i8], degree: &[u8], children: &[u32]) -> (Vec<i8>, Vec<u16>, u32) {
+/// `sweeping` is told each sweep as it starts.
+fn iterate(
+    exit: &[i8],
+    degree: &[u8],
+    children: &[u32],
+    sweeping: &mut dyn FnMut(u32),
+) -> (Vec<i8>, Vec<u16>, u32) {
     let n = exit.len();
     let mut values = vec![0i8; n];
     let mut next = vec![0i8; n];
@@ -214,6 +236,7 @@ fn iterate(exit: &[i8], degree: &[u8], children: &[u32]) -> (Vec<i8>, Vec<u16>, 
     let mut sweep = 0u32;
     loop {
         sweep += 1;
+        sweeping(sweep);
         let stamp = sweep.min(u16::MAX as u32) as u16;
         let mut any_change = false;
         let mut first = 0usize;

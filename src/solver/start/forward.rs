@@ -23,7 +23,7 @@ use super::budget::{
 };
 use super::error::StartError;
 use super::layer::{canonical, KeyStore, ReachableLayer};
-use super::progress::{LayerSolveStats, Progress};
+use super::progress::{LayerSolveStats, Progress, Ticker};
 use super::solve::{StartOptions, StartSolve};
 use super::spill::{merge_sorted, KeyRun, Pending, SpillStack};
 use super::state::{self, Ident, Kind, Mapped, ScratchDir};
@@ -31,6 +31,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 use crate::engine::side::Side;
 use crate::solver::index::LayerIndex;
+use crate::solver::memory::resident_bytes;
 
 /// A fast hash for keys that are already well spread (ranks).
 #[derive(Default)]
@@ -132,12 +133,13 @@ impl StartSolve {
                     allowance,
                     growth: &growth,
                 };
-                let (file, inner_moves, s) = closure.run(initial, &mut pending, dir, ident)?;
+                let (file, inner_moves, s) =
+                    closure.run(initial, &mut pending, dir, ident, progress)?;
                 spills += s;
                 (KeyStore::Mapped(Arc::new(file)), inner_moves, false)
             } else {
                 let (keys, inner_moves) =
-                    close_in_memory(&rules, &indexes, k, &mut pending, &growth)?;
+                    close_in_memory(&rules, &indexes, k, &mut pending, &growth, progress)?;
                 (KeyStore::Owned(keys), inner_moves, false)
             };
             let layer = ReachableLayer::new(k as u32, keys, index.count());
@@ -184,14 +186,21 @@ fn pend_capture(child: &Position, indexes: &[LayerIndex], pending: &mut Pending)
     pending.push(s, canonical(child, &indexes[s]));
 }
 
+/// Positions a closure expands between two looks at the clock.
+const CLOCK_EVERY: u32 = 1 << 12;
+
 /// Closes the layer of `k` seeds in memory, from the keys captures led to:
-/// its sorted keys and its inner moves.
+/// its sorted keys and its inner moves. Every [`Ticker`] period it reports
+/// the positions found and checks the memory: the estimate of what it will
+/// hold [`CHECK_EVERY`] positions on, or what the process holds now where
+/// that is more, so that it is refused before it passes the budget.
 fn close_in_memory(
     rules: &Rules,
     indexes: &[LayerIndex],
     k: usize,
     pending: &mut Pending,
     growth: &Growth,
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<(Vec<u64>, u64), StartError> {
     let index = &indexes[k];
     let mut seen = KeySet::default();
@@ -199,6 +208,8 @@ fn close_in_memory(
     seen.extend(stack.iter().copied());
     let mut inner_moves = 0u64;
     let mut checked = seen.len();
+    let mut ticker = Ticker::new();
+    let mut expanded = 0u32;
     while let Some(key) = stack.pop() {
         let pos = index.position(index.unrank(key), Side::South);
         pos.for_each_child(rules, |_, child, effect| {
@@ -212,12 +223,22 @@ fn close_in_memory(
                 pend_capture(&child, indexes, pending);
             }
         });
-        if seen.len() >= checked + CHECK_EVERY {
+        expanded = expanded.wrapping_add(1);
+        let tick = expanded % CLOCK_EVERY == 0 && ticker.due();
+        if tick {
+            progress(Progress::Closing {
+                seeds: k as u32,
+                positions: seen.len() as u64,
+            });
+        }
+        if tick || seen.len() >= checked + CHECK_EVERY {
             checked = seen.len();
             if let Some(budget) = growth.budget {
-                let now = growth.found * BYTES_PER_POSITION
+                let ahead = (seen.len() + CHECK_EVERY) as u64;
+                let estimate = growth.found * BYTES_PER_POSITION
                     + pending.bytes()
-                    + seen.len() as u64 * BYTES_PER_WORKING_POSITION;
+                    + ahead * BYTES_PER_WORKING_POSITION;
+                let now = estimate.max(resident_bytes().unwrap_or(0));
                 if now > budget {
                     let so_far = growth.found + seen.len() as u64;
                     let largest = growth.largest.max(seen.len() as u64);
@@ -265,8 +286,11 @@ impl Closure<'_> {
         pending: &mut Pending,
         dir: &Path,
         ident: Ident,
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<(Mapped, u64, u32), StartError> {
         let index = &self.indexes[self.k];
+        let mut ticker = Ticker::new();
+        let mut expanded = 0u32;
         let mut fresh = KeySet::default();
         let mut runs: Vec<KeyRun> = Vec::new();
         let mut in_runs = 0usize;
@@ -317,6 +341,13 @@ impl Closure<'_> {
                 spills += 1;
             }
             let found = initial.keys().len() + in_runs + fresh.len();
+            expanded = expanded.wrapping_add(1);
+            if expanded % CLOCK_EVERY == 0 && ticker.due() {
+                progress(Progress::Closing {
+                    seeds: self.k as u32,
+                    positions: found as u64,
+                });
+            }
             if found >= next_check {
                 next_check = found + CHECK_EVERY;
                 self.growth.check_mapped(self.k, found as u64, true)?;

@@ -72,5 +72,5 @@ pub use budget::{
 };
 pub use error::StartError;
 pub use layer::ReachableLayer;
-pub use progress::{LayerSolveStats, Progress};
+pub use progress::{LayerSolveStats, Progress, PROGRESS_EVERY};
 pub use solve::{StartOptions, StartSolve};

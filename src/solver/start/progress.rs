@@ -1,8 +1,13 @@
 //! What a start solve reports: per layer, what closing and solving it took
 //! ([`LayerSolveStats`]), told to the caller as each layer is done
-//! ([`Progress`]) and kept for the summary.
+//! ([`Progress`]) and kept for the summary, and how a layer still under way
+//! goes, every [`PROGRESS_EVERY`] ([`Ticker`]): a layer of a large start can
+//! take an hour, and a solve that says nothing for that long looks hung.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How often a layer still being closed or solved is reported.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// What the solve of one layer took.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,4 +39,47 @@ pub enum Progress<'a> {
     Closed(&'a LayerSolveStats, bool),
     /// A layer was solved (or loaded from the state directory).
     Solved(&'a LayerSolveStats, bool),
+    /// The layer of `seeds` seeds is being closed: `positions` found so far.
+    Closing {
+        /// Seeds on the board.
+        seeds: u32,
+        /// Positions of the layer found so far.
+        positions: u64,
+    },
+    /// The layer of `seeds` seeds is being solved: its moves read
+    /// (`sweep` 0, `done` positions of `positions`) or sweep `sweep` of the
+    /// iteration under way.
+    Solving {
+        /// Seeds on the board.
+        seeds: u32,
+        /// Positions of the layer.
+        positions: u64,
+        /// Positions whose moves were read (`sweep` 0).
+        done: u64,
+        /// The sweep under way, 0 while the moves are read.
+        sweep: u32,
+    },
+}
+
+/// Says when a layer under way is due to be reported again.
+pub(super) struct Ticker {
+    last: Instant,
+}
+
+impl Ticker {
+    pub(super) fn new() -> Ticker {
+        Ticker {
+            last: Instant::now(),
+        }
+    }
+
+    /// Whether [`PROGRESS_EVERY`] has passed since the last report (which
+    /// this one then is).
+    pub(super) fn due(&mut self) -> bool {
+        if self.last.elapsed() < PROGRESS_EVERY {
+            return false;
+        }
+        self.last = Instant::now();
+        true
+    }
 }
