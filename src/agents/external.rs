@@ -76,6 +76,16 @@ impl ExternalAgent {
         self.ready_name.as_deref()
     }
 
+    /// Starts the process and shakes hands now, rather than at the first
+    /// move: a run checks that every agent starts before its first game.
+    /// A failure is written to the agent's stderr log, as in a game.
+    pub fn start(&mut self) -> Result<(), Forfeit> {
+        match self.process() {
+            Ok(_) => Ok(()),
+            Err(forfeit) => Err(self.fail(forfeit)),
+        }
+    }
+
     /// Whether a process is running (one that exited is dropped).
     pub fn is_running(&mut self) -> bool {
         if !self.process.as_mut().is_some_and(|p| p.is_alive()) {

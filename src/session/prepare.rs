@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::agents::build::prepare_tables;
 use crate::agents::human::check_human_input;
 use crate::agents::spec::AgentSpec;
+use crate::engine::forfeit::ForfeitReason;
 use crate::openings::warnings::opening_warnings;
 use crate::records::run_files::{COVERAGE_FILE, GAMES_FILE};
 use crate::records::safe_file::{is_symlink, read_regular_to_string, write_atomic};
@@ -71,6 +72,38 @@ fn check_agent_logs(out: &Path, experiment: &Experiment) -> Result<(), SessionEr
                 "{}: is a symbolic link: an agent's standard error log is never written \
                  through one, and its forfeits' reasons would be lost; remove the link",
                 path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Starts every external agent once and shakes hands with it, before the
+/// results directory is opened: an agent that cannot start or does not
+/// answer `hoyito 1` with `ready NAME` stops the run before its first game,
+/// naming the program, what went wrong and its standard error log, as
+/// fastchess and cutechess do, rather than losing every game by forfeit.
+/// Forfeits once the games have begun stay forfeits.
+fn check_agents_start(out: &Path, experiment: &Experiment) -> Result<(), SessionError> {
+    let dir = out.join("agents");
+    for (name, spec) in experiment.agent_specs() {
+        let log = dir.join(format!("{name}.stderr.log"));
+        let Some(mut agent) = spec.external(Some(log.clone())) else {
+            continue;
+        };
+        if let Err(forfeit) = agent.start() {
+            let AgentSpec::External { command, .. } = &spec else {
+                continue;
+            };
+            let failed = match forfeit.reason {
+                ForfeitReason::Crash if agent.ready_name().is_none() => "did not start",
+                _ => "did not answer the handshake (\"hoyito 1\", then \"ready NAME\")",
+            };
+            return Err(SessionError::Refused(format!(
+                "agent {name} {failed}: {}; its command: {command:?}; its standard error: {}; \
+                 no game was played",
+                forfeit.detail,
+                log.display()
             )));
         }
     }
@@ -166,6 +199,7 @@ impl Session {
             check_same_settings(&out, &experiment)?;
         }
         check_agent_logs(&out, &experiment)?;
+        check_agents_start(&out, &experiment)?;
         let coverage = adjudicator.as_ref().and_then(Adjudicator::coverage);
         if !force {
             check_same_coverage(&out, coverage.as_deref())?;

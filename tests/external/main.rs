@@ -114,19 +114,7 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
             "",
             Ending::ForfeitIllegal,
         ),
-        (
-            "dead",
-            "tests/agents/dead_at_start.py",
-            "",
-            Ending::ForfeitCrash,
-        ),
         ("flood", "tests/agents/flood.py", "", Ending::Normal),
-        (
-            "mute",
-            "tests/agents/mute.py",
-            "startup_timeout_ms = 300",
-            Ending::ForfeitTimeout,
-        ),
     ];
     let mut roster = String::new();
     let mut agents = vec!["greedy"];
@@ -169,11 +157,9 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     // Standard error goes to the logs, not the terminal.
     let flood = fs::metadata(run_dir.join("agents/flood.stderr.log")).unwrap();
     assert!(flood.len() > 100_000, "{}", flood.len());
-    let dead = fs::read_to_string(run_dir.join("agents/dead.stderr.log")).unwrap();
-    assert!(dead.contains("dead_at_start: giving up"), "{dead}");
     let garbage = fs::read_to_string(run_dir.join("agents/garbage.stderr.log")).unwrap();
     assert!(garbage.contains("hoyito: forfeit (protocol)"), "{garbage}");
-    assert!(!stderr.contains("xxxxxxxx") && !stderr.contains("giving up"));
+    assert!(!stderr.contains("xxxxxxxx"));
     // A forfeited game replays from its record to the same row.
     let garbage_game = rows
         .iter()
@@ -197,12 +183,90 @@ fn broken_agents_forfeit_with_their_reason_and_leave_no_process() {
     assert_all_gone(&mark);
 }
 
+/// An agent that cannot start, that dies before its handshake or that never
+/// answers it stops the run before its first game, with a non-zero exit and
+/// a message naming the agent, the program, what went wrong and its log:
+/// no game is recorded as lost by forfeit. The command line's `match` says
+/// the same.
+#[test]
+fn an_agent_that_fails_to_start_stops_the_run_before_its_first_game() {
+    let mark = mark("unstarted");
+    let cases = [
+        (
+            "absent",
+            "command = [\"no-such-program-of-hoyito\"]\n".to_string(),
+            "did not start: cannot start \"no-such-program-of-hoyito\"",
+        ),
+        (
+            "dead",
+            external("dead", "tests/agents/dead_at_start.py", &mark, ""),
+            "did not start: the agent exited",
+        ),
+        (
+            "mute",
+            external(
+                "mute",
+                "tests/agents/mute.py",
+                &mark,
+                "startup_timeout_ms = 300",
+            ),
+            "did not answer the handshake",
+        ),
+    ];
+    for (name, spec, says) in cases {
+        let roster = if spec.starts_with("command") {
+            format!("[roster.{name}]\nkind = \"external\"\n{spec}")
+        } else {
+            spec
+        };
+        let config = experiment(4, &["greedy", name], "format = \"round-robin\"", &roster);
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(dir.path(), &config, "2");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: {stderr}");
+        let run_dir = dir.path().join("run-2");
+        let log = run_dir.join(format!("agents/{name}.stderr.log"));
+        for words in [
+            format!("agent {name} {says}"),
+            "its command: [".to_string(),
+            log.display().to_string(),
+            "no game was played".to_string(),
+        ] {
+            assert!(stderr.contains(&words), "{name}: {words}: {stderr}");
+        }
+        assert!(!run_dir.join("games.csv").exists(), "{name}: a game file");
+        let logged = fs::read_to_string(&log).unwrap();
+        assert!(logged.contains("hoyito: forfeit"), "{name}: {logged}");
+    }
+    // The shortcut of the command line, as a newcomer types it.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("m");
+    let out = hoyito(&[
+        "match",
+        "cmd=no-such-program-of-hoyito",
+        "greedy",
+        "--games",
+        "4",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("did not start") && stderr.contains("no game was played"),
+        "{stderr}"
+    );
+    assert!(!out_dir.join("games.csv").exists());
+    assert_all_gone(&mark);
+}
+
 #[test]
 fn python_examples_play_whole_games_identically_on_any_thread_count() {
     let mark = mark("examples");
     let dir = tempfile::tempdir().unwrap();
     // py-random runs under tee.py, which logs the exchange: one handshake per
-    // worker thread shows that one process plays all of a thread's games.
+    // worker thread (and the check before the first game) shows that one
+    // process plays all of a thread's games.
     let exchange = dir.path().join("exchange.log");
     let mut roster = format!(
         "[roster.py-random]\nkind = \"external\"\ncommand = [\"python3\", \
@@ -233,8 +297,10 @@ fn python_examples_play_whole_games_identically_on_any_thread_count() {
         handshakes.push(log.lines().filter(|l| *l == "> hoyito 1").count());
         fs::remove_file(&exchange).unwrap();
     }
-    assert_eq!(handshakes[0], 1, "one thread, one process");
-    assert!((1..=2).contains(&handshakes[1]), "{handshakes:?}");
+    // One handshake checks the agent before the first game; then one
+    // process per worker thread plays all of that thread's games.
+    assert_eq!(handshakes[0], 2, "one thread, one process");
+    assert!((2..=3).contains(&handshakes[1]), "{handshakes:?}");
     let one = fs::read(dir.path().join("run-1/games.csv")).unwrap();
     let two = fs::read(dir.path().join("run-2/games.csv")).unwrap();
     assert_eq!(one, two, "1 and 2 threads differ");
@@ -276,8 +342,11 @@ fn run_with_a_silent_agent(dir: &Path, mark: &str) -> std::process::Child {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // The agent is started once to check it before the results directory
+    // is opened, and quit: the games have begun once games.csv is there
+    // and the agent runs again.
     let start = Instant::now();
-    while processes_with(mark).is_empty() {
+    while !out.join("games.csv").exists() || processes_with(mark).is_empty() {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "the agent never started"
