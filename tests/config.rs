@@ -289,6 +289,55 @@ fn every_invalid_key_is_reported_at_once() {
     }
 }
 
+/// A file with seven mistakes of every kind: an unknown key, an unknown
+/// value, a missing `seed`, a missing `tournament.format`, a value of the
+/// wrong type, `seeds = 0` and an unknown agent. Each used to come in its
+/// own run (reading stopped at the first missing key); all seven are named
+/// in one, each on its line with its key.
+#[test]
+fn seven_mistakes_of_every_kind_are_named_in_one_pass() {
+    let config = r#"name = "seven"
+games = 10
+thraeds = 2
+[rules]
+variants = ["ii", "iv"]
+holes = [6]
+seeds = 0
+[openings]
+random_plies = "four"
+[tournament]
+agents = ["random", "grredy"]
+"#;
+    let err = Case::new(config).refused(&[]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 7, "{err}");
+    for wanted in [
+        "unknown key `thraeds` (line 3): did you mean `threads`?",
+        "unknown value `iv` for `rules.variants`",
+        "key `seed`: missing: give the master seed",
+        "key `tournament.format`: missing: give one of \"round-robin\"",
+        "key `openings.random_plies`: invalid type: string \"four\"",
+        "key `rules.seeds`: seeds per hole must be at least 1",
+        "unknown agent `grredy`: did you mean `greedy`?",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.contains(wanted)),
+            "{wanted:?} not in {err}"
+        );
+    }
+    // A [sprt] without its hypotheses, and a key of it of the wrong type.
+    let err = Case::new(&format!("{BASE}[sprt]\nalpha = \"x\"\n")).refused(&[]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    for wanted in [
+        "`sprt.elo0`: missing",
+        "`sprt.elo1`: missing",
+        "`sprt.alpha`: invalid type",
+    ] {
+        assert!(err.contains(wanted), "{wanted:?} not in {err}");
+    }
+}
+
 /// A round robin of random and greedy on II 2x4, which runs.
 const SMALL: &str = r#"name = "newcomer"
 seed = 7

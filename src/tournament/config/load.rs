@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use super::error::ConfigError;
+use super::every_problem::every_problem;
 use super::experiment::Experiment;
 use super::unknown_keys;
 use crate::agents::roster::{Roster, RosterError};
@@ -40,7 +41,7 @@ impl Experiment {
     }
 
     /// Reads and checks an experiment file as [`Experiment::load`] does, and
-    /// when it has unknown keys or values, also names its unknown agents
+    /// when it has any problem, also names its unknown agents
     /// (against `load_roster` and its `[roster.NAME]` tables), so that every
     /// unknown name is in the one error. A roster that cannot be loaded adds
     /// nothing: [`Experiment::resolve_agents`] reports it.
@@ -52,14 +53,11 @@ impl Experiment {
             Ok(experiment) => return Ok(experiment),
             Err(err) => err,
         };
-        let has_unknown = |e: &ConfigError| matches!(e, ConfigError::Unknown { .. });
-        let unknown = match &err {
-            ConfigError::Several(list) => list.iter().any(has_unknown),
-            other => has_unknown(other),
-        };
-        // Only a file that was read and held unknown names is read again
-        // (never a FIFO or a device: `load` refused those before reading).
-        if !unknown || check_regular_file(path).is_err() {
+        // Only a file that was read and is TOML is read again (never a FIFO
+        // or a device: `load` refused those before reading), so that its
+        // unknown agents are named beside its other problems.
+        let malformed = matches!(err, ConfigError::Read { .. } | ConfigError::Toml { .. });
+        if malformed || check_regular_file(path).is_err() {
             return Err(err);
         }
         let file = path.display().to_string();
@@ -75,8 +73,10 @@ impl Experiment {
             .and_then(|t| t.get("agents"))
             .and_then(toml::Value::as_array)
             .map(|list| {
+                // A name that is not usable is named as such by the checks.
                 let names = list.iter().filter_map(toml::Value::as_str);
-                names.map(str::to_string).collect()
+                let usable = names.filter(|n| Roster::check_name(n).is_ok());
+                usable.map(str::to_string).collect()
             })
             .unwrap_or_default();
         let inline: Vec<&str> = table
@@ -133,18 +133,26 @@ impl Experiment {
     /// # Ok::<(), hoyito::tournament::ConfigError>(())
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
-        ConfigError::all(ConfigError::unknowns(
-            file,
-            unknown_keys::unknown_names(text),
-        ))?;
-        let mut experiment: Experiment =
-            toml::from_str(text).map_err(|cause| ConfigError::Toml {
+        let unknown = unknown_keys::unknown_names(text);
+        let cause = match toml::from_str::<Experiment>(text) {
+            Ok(mut experiment) if unknown.is_empty() => {
+                experiment.openings.load_books(file)?;
+                experiment.check(file)?;
+                return Ok(experiment);
+            }
+            Ok(_) => None,
+            Err(cause) => Some(cause),
+        };
+        // Something is wrong: name all of it, not only what serde met first.
+        match every_problem(text, file, unknown) {
+            Some(problems) if !problems.is_empty() => {
+                Err(ConfigError::all(problems).expect_err("problems"))
+            }
+            _ => Err(ConfigError::Toml {
                 file: file.to_string(),
-                place: TomlPlace::of(text, &cause),
-            })?;
-        experiment.openings.load_books(file)?;
-        experiment.check(file)?;
-        Ok(experiment)
+                place: TomlPlace::of(text, &cause.expect("an experiment without problems reads")),
+            }),
+        }
     }
 
     /// The built-in default experiment.

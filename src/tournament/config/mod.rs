@@ -9,7 +9,8 @@
 //! directory and how `hoyito replay` rebuilds a game.
 //!
 //! The folder, top-down: reading an experiment (`load`), its checks
-//! (`check`) and the walk for unknown names (`unknown_keys`); the
+//! (`check`), the walk for unknown names (`unknown_keys`) and the naming
+//! of every problem where reading stops at the first (`every_problem`); the
 //! [`Experiment`] itself (`experiment`) and its sections (`rules_config`,
 //! `openings` with the book files it reads, `tournament_config`,
 //! `record_config`, `run_date`); and what they share at the bottom: the
@@ -19,6 +20,7 @@
 pub(crate) mod book;
 mod check;
 pub(crate) mod error;
+mod every_problem;
 pub(crate) mod experiment;
 mod holes_range;
 mod load;
