@@ -7,8 +7,9 @@ also registered as ``"hoyito/Hoyito-v0"`` for ``gymnasium.make``.
 Observations: the board from the learner's side (its row, the other row, its
 captures, the other's; float32). Actions ``0..holes``: 0 is the pass, ``k``
 the learner's hole ``k``. The legal actions are in ``info["action_mask"]``
-and in ``action_masks()`` (the method MaskablePPO asks). An illegal action
-ends the episode as a loss (``illegal="lose"``, the default) or raises
+and in ``action_masks()`` (the method MaskablePPO asks), int8 as
+``action_space.sample(mask=...)`` wants them. An illegal action ends the
+episode as a loss (``illegal="lose"``, the default) or raises
 ``ValueError`` (``illegal="raise"``). Rewards: +1 win, -1 loss, 0 draw, at
 the end. The learner plays South, North, or either at random per episode
 (``side="random"``, seeded by ``reset(seed=...)``).
@@ -72,9 +73,9 @@ class HoyitoEnv(gymnasium.Env):
         raise TypeError("opponent: expected a roster name or a callable (Game) -> move")
 
     def action_masks(self):
-        """The legal actions now (bool, length ``holes + 1``)."""
+        """The legal actions now (int8, length ``holes + 1``)."""
         if self.game.is_over():
-            return np.zeros(self.holes + 1, dtype=bool)
+            return np.zeros(self.holes + 1, dtype=np.int8)
         return self.game.action_mask()
 
     def _obs(self):

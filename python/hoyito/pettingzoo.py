@@ -91,7 +91,7 @@ class raw_env(AECEnv):
         side = AGENTS.index(agent)
         observation = self.game.observation(side)
         if self.game.to_move == side and not self.game.is_over():
-            mask = self.game.action_mask().astype(np.int8)
+            mask = self.game.action_mask()
         else:
             mask = np.zeros(self.holes + 1, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}

@@ -236,9 +236,10 @@ impl PyGame {
             .collect()
     }
 
-    /// The legal moves as a mask of length `holes + 1` (index 0: pass).
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mut mask = vec![false; self.game.rules().holes as usize + 1];
+    /// The legal moves as an int8 mask of length `holes + 1` (index 0:
+    /// pass; 1 legal, 0 not).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0; self.game.rules().holes as usize + 1];
         write_mask(&self.game.legal_moves(), &mut mask);
         mask.to_pyarray(py)
     }

@@ -28,7 +28,18 @@ pub struct PyVectorGame {
     pool: Option<rayon::ThreadPool>,
 }
 
-type Arrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+type Arrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>);
+
+/// The bytes of an int8 mask array as the `bool`s that the batch writes:
+/// the masks are int8, as Gymnasium's and PettingZoo's are, at no cost.
+///
+/// # Safety
+/// Every byte of `bytes` is 0 or 1 (a new zeroed array's are): a `bool` and
+/// an `i8` are one byte each, and the batch writes only `false` (0) and
+/// `true` (1).
+unsafe fn as_bools(bytes: &mut [i8]) -> &mut [bool] {
+    std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<bool>(), bytes.len())
+}
 
 /// The actions of a step as `int64`s, from a one-dimensional numpy array
 /// of integers of any width; else a `TypeError` naming what was given.
@@ -77,13 +88,13 @@ impl PyVectorGame {
         let n = self.batch.len();
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
         let obs = PyArray2::<f32>::zeros(py, [n, w], false);
-        let mask = PyArray2::<bool>::zeros(py, [n, m], false);
-        // SAFETY: both arrays were just created here, are contiguous and
-        // are not shared with Python yet.
+        let mask = PyArray2::<i8>::zeros(py, [n, m], false);
+        // SAFETY: both arrays were just created here, zeroed, are contiguous
+        // and are not shared with Python yet.
         unsafe {
             self.batch.observe(
                 obs.as_slice_mut().expect("a new array is contiguous"),
-                mask.as_slice_mut().expect("a new array is contiguous"),
+                as_bools(mask.as_slice_mut().expect("a new array is contiguous")),
             );
         }
         (obs, mask)
@@ -211,10 +222,11 @@ impl PyVectorGame {
 
     /// Plays `actions[i]` (0 = pass, k = hole k) in game `i`, with the GIL
     /// released, and returns `(observations, action_masks, rewards,
-    /// terminated, truncated)`: rewards `(n, 2)` float32 for South and North
-    /// (+1 win, -1 loss, 0 otherwise), flags `(n,)` bool. A finished game is
-    /// reset at once: its row of observations and mask is the new game's,
-    /// and `final_captures()` gives the captures it ended with. Raises
+    /// terminated, truncated)`: masks `(n, holes + 1)` int8 (1 legal),
+    /// rewards `(n, 2)` float32 for South and North (+1 win, -1 loss, 0
+    /// otherwise), flags `(n,)` bool. A finished game is reset at once: its
+    /// row of observations and mask is the new game's, and
+    /// `final_captures()` gives the captures it ended with. Raises
     /// `ValueError` for an illegal action, naming the first such game.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
@@ -223,7 +235,7 @@ impl PyVectorGame {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray2<i8>>,
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
@@ -234,18 +246,18 @@ impl PyVectorGame {
         let actions = action_vector(actions, n)?;
         let (w, m) = (observation_len(self.holes()), self.holes() + 1);
         let obs = PyArray2::<f32>::zeros(py, [n, w], false);
-        let mask = PyArray2::<bool>::zeros(py, [n, m], false);
+        let mask = PyArray2::<i8>::zeros(py, [n, m], false);
         let rewards = PyArray2::<f32>::zeros(py, [n, 2], false);
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         let mut finals = std::mem::take(&mut self.last_final);
         finals.resize(2 * n, 0);
-        // SAFETY: the arrays were just created here, are contiguous and are
-        // not visible to Python until this function returns.
+        // SAFETY: the arrays were just created here, zeroed, are contiguous
+        // and are not visible to Python until this function returns.
         let rows = unsafe {
             StepRows {
                 observations: obs.as_slice_mut().expect("contiguous"),
-                masks: mask.as_slice_mut().expect("contiguous"),
+                masks: as_bools(mask.as_slice_mut().expect("contiguous")),
                 rewards: rewards.as_slice_mut().expect("contiguous"),
                 terminated: terminated.as_slice_mut().expect("contiguous"),
                 truncated: truncated.as_slice_mut().expect("contiguous"),

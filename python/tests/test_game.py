@@ -121,7 +121,8 @@ def test_observation_and_mask_are_from_the_movers_side():
     assert game.observation(0).tolist() == [1, 2, 3, 4, 5, 0, 4, 8]
     # North's hole 2 relays forever (RULES.md: an endless sowing is not a
     # legal move), and hole 3 is empty: only hole 1 is legal.
-    assert game.action_mask().tolist() == [False, True, False, False]
+    mask = game.action_mask()
+    assert mask.dtype == np.int8 and mask.tolist() == [0, 1, 0, 0]
     with pytest.raises(ValueError, match="never ends"):
         game.play(2)
 

@@ -1,5 +1,6 @@
 """hoyito.gymnasium: Gymnasium's environment checker, and play against agents."""
 
+import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -63,3 +64,13 @@ def test_numpy_integers_are_actions():
         env.reset(seed=0)
         env.step(action)
         assert env.game.plies >= 1
+
+
+def test_the_action_mask_is_int8_as_discrete_sample_wants_it():
+    """Discrete.sample(mask=...) asserts an int8 mask: the bool one failed."""
+    env = HoyitoEnv(side="south")
+    _, info = env.reset(seed=0)
+    for mask in (info["action_mask"], env.action_masks()):
+        assert mask.dtype == np.int8 and mask.tolist() == [0, 1, 1, 1, 1, 1, 1]
+    env.action_space.seed(0)
+    assert all(env.action_space.sample(mask=info["action_mask"]) in range(1, 7) for _ in range(20))

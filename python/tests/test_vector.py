@@ -13,12 +13,17 @@ def random_actions(mask, rng):
 
 
 def test_shapes_and_dtypes():
+    """Masks are int8, as PettingZoo's and Gymnasium's: a row is a mask that
+    Discrete.sample takes."""
     vg = hoyito.VectorGame(8, "ii", 6, seed=1)
     obs, mask = vg.reset()
     assert obs.shape == (8, 14) and obs.dtype == np.float32
-    assert mask.shape == (8, 7) and mask.dtype == np.bool_
+    assert mask.shape == (8, 7) and mask.dtype == np.int8
+    assert mask.tolist() == [[0, 1, 1, 1, 1, 1, 1]] * 8
+    assert vg.observe_all()[1].dtype == np.int8
     assert len(vg) == 8 and vg.num_actions == 7 and vg.observation_size == 14
     obs, mask, rewards, terminated, truncated = vg.step(random_actions(mask, np.random.default_rng(0)))
+    assert mask.dtype == np.int8 and set(np.unique(mask)) <= {0, 1}
     assert rewards.shape == (8, 2) and rewards.dtype == np.float32
     assert terminated.shape == truncated.shape == (8,)
     assert terminated.dtype == truncated.dtype == np.bool_
