@@ -4,7 +4,8 @@
 wrapped as PettingZoo's classic games are (order enforcing, out-of-bounds and
 illegal-move checks); ``raw_env`` is the bare one.
 
-Agents ``"south"`` (moves first) and ``"north"``. Actions ``0..holes``: 0 is
+Agents ``"player_0"``, South, who moves first, and ``"player_1"``, North
+(PettingZoo's naming, as its ``api_test`` asks). Actions ``0..holes``: 0 is
 the pass, ``k`` the mover's hole ``k`` (RULES.md numbering). Observations
 are ``{"observation", "action_mask"}``: the board from the observing
 agent's side (its row, the other row, its captures, the other's; float32)
@@ -25,7 +26,8 @@ from ._hoyito import Game
 
 __all__ = ["env", "raw_env"]
 
-AGENTS = ("south", "north")
+# South (side 0) and North (side 1), by PettingZoo's names.
+AGENTS = ("player_0", "player_1")
 
 
 def env(**kwargs):
@@ -126,8 +128,7 @@ class raw_env(AECEnv):
         self.game.play(action_index(action))
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_over():
-            south, north = self.game.returns()
-            self.rewards = {"south": south, "north": north}
+            self.rewards = dict(zip(AGENTS, self.game.returns()))
             self.terminations = {a: True for a in self.agents}
             result = self.game.result()
             for a in self.agents:

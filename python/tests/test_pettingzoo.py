@@ -1,4 +1,6 @@
-"""hoyito.pettingzoo: PettingZoo's own API and seed tests."""
+"""hoyito.pettingzoo: PettingZoo's own API and seed tests, and its naming."""
+
+import warnings
 
 import pytest
 
@@ -28,7 +30,7 @@ def test_ansi_render_draws_the_board():
 def test_a_loop_plays_games_to_the_end_with_extra_moves():
     env = hoyito.pettingzoo.env(variant="iii", holes=6)
     env.reset(seed=3)
-    rewards = {"south": 0.0, "north": 0.0}
+    rewards = {"player_0": 0.0, "player_1": 0.0}
     repeated = 0
     previous = None
     for agent in env.agent_iter():
@@ -41,7 +43,7 @@ def test_a_loop_plays_games_to_the_end_with_extra_moves():
             repeated += agent == previous
         previous = agent
         env.step(action)
-    assert rewards["south"] == -rewards["north"]
+    assert rewards["player_0"] == -rewards["player_1"]
     assert repeated > 0  # a capture gave an extra move
 
 
@@ -52,3 +54,19 @@ def test_an_action_that_is_not_an_integer_is_refused():
         with pytest.raises(TypeError, match="an action is an integer"):
             env.unwrapped.step(action)
     assert env.unwrapped.game.plies == 0
+
+
+def test_agents_are_named_as_pettingzoo_asks_player_0_is_south():
+    """api_test warned 'We recommend agents to be named in the format
+    <descriptor>_<number>' of "south" and "north"."""
+    env = hz.env(variant="ii", holes=6)
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
+    assert env.agent_selection == "player_0"  # South moves first
+    south = env.unwrapped.game.observation(0)
+    assert env.observe("player_0")["observation"].tolist() == south.tolist()
+    assert env.observe("player_1")["action_mask"].tolist() == [0] * 7
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(hz.env(variant="ii", holes=6), num_cycles=50, verbose_progress=False)
+    assert not [w for w in caught if "player_0" in str(w.message)]
