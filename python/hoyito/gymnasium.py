@@ -13,6 +13,10 @@ episode as a loss (``illegal="lose"``, the default) or raises
 ``ValueError`` (``illegal="raise"``). Rewards: +1 win, -1 loss, 0 draw, at
 the end. The learner plays South, North, or either at random per episode
 (``side="random"``, seeded by ``reset(seed=...)``).
+
+The environment pickles and deep-copies, mid-episode too: the game with its
+history, and a roster opponent with its random generator where it stands
+(a callable opponent is pickled as pickle does any callable).
 """
 
 import gymnasium
@@ -64,13 +68,20 @@ class HoyitoEnv(gymnasium.Env):
         self._me = 0
 
     def _make_opponent(self, seed):
+        # The Agent itself is kept, not its bound `choose`: a copy of the
+        # environment then copies the agent, generator and all, where a
+        # copied bound method of a native object would share it.
         spec = self._opponent_spec
         if isinstance(spec, str):
-            agent = Agent(spec, agents_dir=self._agents_dir, seed=seed)
-            return agent.choose
+            return Agent(spec, agents_dir=self._agents_dir, seed=seed)
         if callable(spec):
             return spec
         raise TypeError("opponent: expected a roster name or a callable (Game) -> move")
+
+    def _opponent_move(self):
+        if isinstance(self._opponent, Agent):
+            return self._opponent.choose(self.game)
+        return self._opponent(self.game)
 
     def action_masks(self):
         """The legal actions now (int8, length ``holes + 1``)."""
@@ -92,7 +103,7 @@ class HoyitoEnv(gymnasium.Env):
 
     def _opponent_moves(self):
         while not self.game.is_over() and self.game.to_move != self._me:
-            self.game.play(self._opponent(self.game))
+            self.game.play(self._opponent_move())
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

@@ -8,6 +8,11 @@ Actions ``0..holes``: 0 is the pass, ``k`` the mover's hole ``k``; player 0
 is South (moves first). Terminal rewards +1, -1 or 0. The longest game is
 bounded exactly by the stall rules: at most ``no_capture_limit`` plies pass
 without a capture, and a game has at most ``total seeds / 4`` captures.
+
+States serialize (``state.serialize()``, ``game.deserialize_state``),
+pickle and deep-copy as OpenSpiel's Python games do, through their
+attributes: the ``hoyito.Game`` pickles with its moves, which are replayed
+on load, so the stall rules go on as before.
 """
 
 import numpy as np

@@ -13,7 +13,7 @@ and the legal actions (int8; all zero when it is not the agent's turn). A
 capture in II and III gives the mover another move, so the same agent may
 act twice in a row. Rewards come at the end: +1 win, -1 loss, 0 draw. Games
 that stall end as the rules say (``terminated``); ``max_plies`` (default
-none) truncates.
+none) truncates. The environment pickles and deep-copies, mid-game too.
 """
 
 import numpy as np

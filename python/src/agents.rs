@@ -1,6 +1,11 @@
 //! `hoyito.Tables` (exact values from the endgame tables) and `hoyito.Agent`
 //! (a roster agent choosing moves for Python). Searches and table builds run
 //! with the GIL released.
+//!
+//! An agent pickles as its spec and its random generator where it stands,
+//! so that an environment holding one (`hoyito.gymnasium`) can be copied to
+//! a worker process and go on drawing the same numbers; loading needs no
+//! roster.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -9,6 +14,7 @@ use hoyito::solver::Tablebase;
 use hoyito::{prepare_tables, shared_tables, Agent, AgentRng, AgentSpec, Roster, Rules};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyType};
 use rand::SeedableRng;
 
 use crate::game::PyGame;
@@ -148,12 +154,90 @@ struct Seat {
     prepared: Vec<Rules>,
 }
 
+impl Seat {
+    /// A seat for a new agent of `spec` whose generator is `rng`.
+    fn new(spec: &AgentSpec, rng: AgentRng) -> Seat {
+        Seat {
+            agent: spec.build(),
+            rng,
+            game: None,
+            prepared: Vec::new(),
+        }
+    }
+}
+
 /// A roster agent (`agents/NAME.toml`) that chooses moves.
 #[pyclass(module = "hoyito._hoyito", name = "Agent", frozen)]
 pub struct PyAgent {
     name: String,
     spec: AgentSpec,
     seat: Mutex<Seat>,
+}
+
+/// The version of a pickled agent's layout; a state of another version is
+/// refused rather than misread.
+const AGENT_STATE_FORMAT: u32 = 1;
+
+/// A `ValueError` for a pickled state that is not an agent.
+fn corrupt(why: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!(
+        "cannot restore a hoyito.Agent from this state: {why}"
+    ))
+}
+
+/// The item `key` of a pickled agent's `dict`.
+fn field<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    dict.get_item(key)?
+        .ok_or_else(|| corrupt(format!("it has no {key:?}")))
+}
+
+/// The agent that `state` (what `Agent.__reduce__` gives) describes: its
+/// spec checked as the roster checks one, its generator set where it stood.
+fn agent_from_state(state: &Bound<'_, PyAny>) -> PyResult<PyAgent> {
+    let state = state
+        .downcast::<PyDict>()
+        .map_err(|_| corrupt("expected a dict"))?;
+    let format: u32 = field(state, "format")?
+        .extract()
+        .map_err(|_| corrupt("\"format\" is not a version number"))?;
+    if format != AGENT_STATE_FORMAT {
+        return Err(corrupt(format!(
+            "it is of format {format}, this version reads format {AGENT_STATE_FORMAT}"
+        )));
+    }
+    let name: String = field(state, "name")?
+        .extract()
+        .map_err(|_| corrupt("\"name\" is not a str"))?;
+    let spec_json: String = field(state, "spec")?
+        .extract()
+        .map_err(|_| corrupt("\"spec\" is not a str"))?;
+    let spec: AgentSpec = serde_json::from_str(&spec_json)
+        .map_err(|err| corrupt(format!("its spec {spec_json:?}: {err}")))?;
+    spec.validate()
+        .map_err(|err| corrupt(format!("its spec {spec}: {err}")))?;
+    let rng = field(state, "rng")?;
+    let rng = rng
+        .downcast::<PyDict>()
+        .map_err(|_| corrupt("\"rng\" is not a dict"))?;
+    let seed: [u8; 32] = field(rng, "seed")?
+        .extract::<Vec<u8>>()
+        .ok()
+        .and_then(|seed| seed.try_into().ok())
+        .ok_or_else(|| corrupt("its generator's seed is not 32 bytes"))?;
+    let stream: u64 = field(rng, "stream")?
+        .extract()
+        .map_err(|_| corrupt("its generator's stream is not a 64-bit number"))?;
+    let word_pos: u128 = field(rng, "word_pos")?
+        .extract()
+        .map_err(|_| corrupt("its generator's position is not a 128-bit number"))?;
+    let mut rng = AgentRng::from_seed(seed);
+    rng.set_stream(stream);
+    rng.set_word_pos(word_pos);
+    Ok(PyAgent {
+        name,
+        seat: Mutex::new(Seat::new(&spec, rng)),
+        spec,
+    })
 }
 
 #[pymethods]
@@ -167,12 +251,7 @@ impl PyAgent {
         let spec = roster.get(name).map_err(value_error)?.spec.clone();
         Ok(PyAgent {
             name: name.to_string(),
-            seat: Mutex::new(Seat {
-                agent: spec.build(),
-                rng: AgentRng::seed_from_u64(seed),
-                game: None,
-                prepared: Vec::new(),
-            }),
+            seat: Mutex::new(Seat::new(&spec, AgentRng::seed_from_u64(seed))),
             spec,
         })
     }
@@ -226,5 +305,40 @@ impl PyAgent {
 
     fn __repr__(&self) -> String {
         format!("Agent({:?})  # {}", self.name, self.spec)
+    }
+
+    /// Pickles (and copies) as `Agent._from_state(state)`, `state` being
+    /// `{"format": 1, "name", "spec": the spec as JSON, "rng": {"seed",
+    /// "stream", "word_pos"}}`: the copy draws the same random numbers as
+    /// the original from here on. What a searching agent remembers of the
+    /// game it is in (alpha-beta's table, the MCTS tree) is not kept: the
+    /// copy's next move starts that memory afresh, as a new game does.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+        let py = slf.py();
+        let agent = slf.get();
+        let rng = PyDict::new(py);
+        {
+            let seat = agent.seat.lock().unwrap_or_else(|p| p.into_inner());
+            rng.set_item("seed", PyBytes::new(py, &seat.rng.get_seed()))?;
+            rng.set_item("stream", seat.rng.get_stream())?;
+            rng.set_item("word_pos", seat.rng.get_word_pos())?;
+        }
+        let state = PyDict::new(py);
+        state.set_item("format", AGENT_STATE_FORMAT)?;
+        state.set_item("name", &agent.name)?;
+        let spec = serde_json::to_string(&agent.spec)
+            .expect("a spec is plain data, always written as JSON");
+        state.set_item("spec", spec)?;
+        state.set_item("rng", rng)?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The agent of a pickled state (see `__reduce__`). Raises `ValueError`
+    /// for a state that is not an agent's.
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<PyAgent> {
+        agent_from_state(state)
     }
 }

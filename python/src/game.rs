@@ -1,17 +1,27 @@
 //! `hoyito.Game`: the engine's [`Game`] wrapped, not copied. Every rule
 //! decision is the engine's; this file only converts to and from Python and
 //! turns the engine's errors into `ValueError` with the engine's message.
+//!
+//! A game pickles as what defines it: its rules, its first position and its
+//! moves. Loading replays the moves, so the history that undo and the stall
+//! rules read (the positions since the last capture, the plies without one)
+//! is rebuilt by the engine itself rather than trusted from the bytes.
 
 use hoyito::{
-    describe_step, diagram, hole_name, CaptureKind, Game, Outcome, Position, Step, Trace,
+    check_board, describe_step, diagram, hole_name, CaptureKind, Game, Outcome, Position, Rules,
+    Step, Trace,
 };
 use numpy::{PyArray1, ToPyArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 
 use crate::observe::{observation_len, side_number, write_mask, write_observation_from};
-use crate::rules::{move_arg, move_number, rules, value_error};
+use crate::rules::{move_arg, move_number, move_of_number, rules, value_error};
+
+/// The version of a pickled game's layout; a state of another version is
+/// refused rather than misread.
+const STATE_FORMAT: u32 = 1;
 
 /// A game of Hoyito in progress or finished.
 #[pyclass(module = "hoyito._hoyito", name = "Game")]
@@ -104,6 +114,70 @@ impl PyGame {
         d.set_item("steps", steps)?;
         Ok(d)
     }
+}
+
+/// A `ValueError` for a pickled state that is not a game.
+fn corrupt(why: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!(
+        "cannot restore a hoyito.Game from this state: {why}"
+    ))
+}
+
+/// The game that `state` (what `__getstate__` returns) describes: its rules
+/// and first position checked as the constructors check them, then its moves
+/// replayed by the engine, each one checked.
+fn game_from_state(state: &Bound<'_, PyAny>) -> PyResult<Game> {
+    let state = state.downcast::<PyDict>().map_err(|_| {
+        let kind = state.get_type().name().map(|n| n.to_string());
+        corrupt(format!("expected a dict, got {}", kind.unwrap_or_default()))
+    })?;
+    let field = |key: &str| {
+        state
+            .get_item(key)?
+            .ok_or_else(|| corrupt(format!("it has no {key:?}")))
+    };
+    let format: u32 = field("format")?
+        .extract()
+        .map_err(|_| corrupt("\"format\" is not a version number"))?;
+    if format != STATE_FORMAT {
+        return Err(corrupt(format!(
+            "it is of format {format}, this version reads format {STATE_FORMAT}"
+        )));
+    }
+    let rules_json: String = field("rules")?
+        .extract()
+        .map_err(|_| corrupt("\"rules\" is not a str"))?;
+    let rules: Rules = serde_json::from_str(&rules_json)
+        .map_err(|err| corrupt(format!("its rules {rules_json:?}: {err}")))?;
+    check_board(rules.holes.into(), rules.seeds.into()).map_err(corrupt)?;
+    rules.stall.check_ends().map_err(corrupt)?;
+    let start: String = field("start")?
+        .extract()
+        .map_err(|_| corrupt("\"start\" is not a str"))?;
+    let start: Position = start
+        .parse()
+        .map_err(|err| corrupt(format!("its start {start:?}: {err}")))?;
+    if start.holes() != rules.holes {
+        return Err(corrupt(format!(
+            "its start has {} holes a row, its rules {}",
+            start.holes(),
+            rules.holes
+        )));
+    }
+    let moves: Vec<u8> = field("moves")?
+        .extract()
+        .map_err(|_| corrupt("\"moves\" is not a list of move numbers 0..16"))?;
+    let mut game = Game::from_position(rules, start);
+    for number in moves {
+        let mv = move_of_number(number).ok_or_else(|| {
+            corrupt(format!(
+                "move {number} at ply {}: a move is a hole number 1..16, or 0 for a pass",
+                game.plies()
+            ))
+        })?;
+        game.play(mv).map_err(corrupt)?;
+    }
+    Ok(game)
 }
 
 #[pymethods]
@@ -324,6 +398,39 @@ impl PyGame {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         Clone::clone(self)
+    }
+
+    /// What pickle keeps of the game: `{"format": 1, "rules": the engine's
+    /// rules as JSON, "start": the first position in notation, "moves": the
+    /// move numbers played}`.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let state = PyDict::new(py);
+        state.set_item("format", STATE_FORMAT)?;
+        let rules = serde_json::to_string(self.game.rules())
+            .expect("rules are plain data, always written as JSON");
+        state.set_item("rules", rules)?;
+        state.set_item("start", self.game.start().to_string())?;
+        state.set_item("moves", self.moves())?;
+        Ok(state)
+    }
+
+    /// Becomes the game of `state` (from `__getstate__`), its moves replayed
+    /// from its start. Raises `ValueError` for a state that is not a game
+    /// (another format, rules or a start the engine refuses, an illegal
+    /// move), and is then left as it was.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.game = game_from_state(state)?;
+        Ok(())
+    }
+
+    /// Pickles as `Game()` given the state of `__getstate__`, for every
+    /// pickle protocol.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let py = slf.py();
+        let state = slf.borrow().__getstate__(py)?;
+        Ok((py.get_type::<PyGame>(), PyTuple::empty(py), state))
     }
 
     /// Whether the game is over (finished, stalled).

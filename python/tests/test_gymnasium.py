@@ -1,4 +1,8 @@
-"""hoyito.gymnasium: Gymnasium's environment checker, and play against agents."""
+"""hoyito.gymnasium: Gymnasium's environment checker, play against agents,
+and copies of an environment in play."""
+
+import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -74,3 +78,61 @@ def test_the_action_mask_is_int8_as_discrete_sample_wants_it():
         assert mask.dtype == np.int8 and mask.tolist() == [0, 1, 1, 1, 1, 1, 1]
     env.action_space.seed(0)
     assert all(env.action_space.sample(mask=info["action_mask"]) in range(1, 7) for _ in range(20))
+
+
+def play_out(env, seed):
+    """Plays seeded random legal actions to the end of the episode and
+    returns what every step gave."""
+    rng = np.random.default_rng(seed)
+    seen = []
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, reward, terminated, truncated, info = env.step(action)
+        seen.append((obs.tolist(), reward, terminated, truncated, info["notation"]))
+        done = terminated or truncated
+    return seen
+
+
+def mid_game(opponent):
+    env = gymnasium.make("hoyito/Hoyito-v0", opponent=opponent, side="random")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(8):
+        env.step(int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
+    return env
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy"])
+def test_an_environment_pickled_mid_game_plays_on_as_the_original(opponent):
+    """The copy has the game with its history, the opponent's generator where
+    it stood and the environment's own generator: the same actions give the
+    same steps, and the next unseeded reset the same side and opening."""
+    env = mid_game(opponent)
+    twin = pickle.loads(pickle.dumps(env))
+    assert play_out(twin.unwrapped, 5) == play_out(env.unwrapped, 5)
+    for _ in range(3):
+        assert twin.reset()[1]["notation"] == env.reset()[1]["notation"]
+        assert play_out(twin.unwrapped, 6) == play_out(env.unwrapped, 6)
+
+
+def test_a_deep_copy_has_its_own_opponent():
+    """A deep copy shared the original's opponent (the bound method of one
+    native agent): a copy played on drew the random agent's numbers from
+    under the original."""
+    env = mid_game("random")
+    reference = copy.deepcopy(env)
+    other = copy.deepcopy(env)
+    play_out(other.unwrapped, 9)
+    assert play_out(env.unwrapped, 5) == play_out(reference.unwrapped, 5)
+
+
+def module_level_opponent(game):
+    return game.legal_moves()[0]
+
+
+def test_an_environment_with_a_callable_opponent_pickles_if_the_callable_does():
+    env = HoyitoEnv(opponent=module_level_opponent, side="north")
+    env.reset(seed=1)
+    twin = pickle.loads(pickle.dumps(env))
+    assert play_out(twin, 2) == play_out(env, 2)

@@ -1,8 +1,13 @@
-"""hoyito.openspiel: OpenSpiel's random-simulation test and its MCTS bot.
+"""hoyito.openspiel: OpenSpiel's random-simulation test (with states
+serialized), its MCTS bot, and serialized and copied states.
 
 Skipped where the open_spiel package does not install (it has wheels for
 Linux and macOS on CPython 3.9 to 3.12 only).
 """
+
+import copy
+import pickle
+import random
 
 import pytest
 
@@ -10,13 +15,14 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (no wheel for this platform or Python)"
 )
 
+import hoyito  # noqa: E402
 import hoyito.openspiel  # noqa: E402,F401  (registers python_hoyito)
 
 
 @pytest.mark.parametrize("variant,holes", [("i", 4), ("ii", 6), ("iii", 6), ("ii", 12)])
 def test_random_sim_test_passes(variant, holes):
     game = pyspiel.load_game("python_hoyito", {"variant": variant, "holes": holes, "seeds": 4})
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
 
 
 def test_mcts_bot_and_evaluation_run_on_hoyito():
@@ -37,3 +43,36 @@ def test_mcts_bot_and_evaluation_run_on_hoyito():
     clone = state.clone()
     assert str(clone) == str(state)
     assert game.observation_tensor_size() == 10 if hasattr(game, "observation_tensor_size") else True
+
+
+def test_a_state_near_its_no_capture_limit_serializes_and_copies_with_its_history():
+    """A seeded random II game on 2x6 stalls at ply 250, 200 plies after its
+    last capture. Its state five plies before, serialized and deserialized,
+    pickled, deep-copied or cloned, stalls at the same ply with the same
+    returns: the stall rules' history came along."""
+    rng = random.Random(1)
+    reference = hoyito.Game("ii", 6, 4)
+    while not reference.is_over():
+        reference.play(rng.choice(reference.legal_moves()))
+    assert (reference.result()["ending"], reference.plies) == ("no-capture-limit", 250)
+    game = pyspiel.load_game("python_hoyito", {"variant": "ii", "holes": 6, "seeds": 4})
+    state = game.new_initial_state()
+    for mv in reference.moves[:245]:
+        state.apply_action(mv)
+    copies = [
+        game.deserialize_state(state.serialize()),
+        pickle.loads(pickle.dumps(state)),
+        copy.deepcopy(state),
+        state.clone(),
+    ]
+    for other in copies:
+        assert other.history() == state.history()
+        assert str(other) == str(state)
+        for mv in reference.moves[245:]:
+            assert not other.is_terminal()
+            other.apply_action(mv)
+        assert other.is_terminal()
+        assert other.returns() == list(reference.returns())
+        assert len(other.history()) == 250
+    assert not state.is_terminal()
+    assert pickle.loads(pickle.dumps(game)).max_game_length() == game.max_game_length()

@@ -1,7 +1,11 @@
-"""hoyito.pettingzoo: PettingZoo's own API and seed tests, and its naming."""
+"""hoyito.pettingzoo: PettingZoo's own API and seed tests, its naming, and
+copies of an environment in play."""
 
+import copy
+import pickle
 import warnings
 
+import numpy as np
 import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo")
@@ -70,3 +74,40 @@ def test_agents_are_named_as_pettingzoo_asks_player_0_is_south():
         warnings.simplefilter("always")
         api_test(hz.env(variant="ii", holes=6), num_cycles=50, verbose_progress=False)
     assert not [w for w in caught if "player_0" in str(w.message)]
+
+
+def play_out(env, rng):
+    """Plays seeded random legal actions to the end of the episode and
+    returns what every step showed."""
+    seen = []
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        board, mask = obs["observation"].tolist(), obs["action_mask"].tolist()
+        seen.append((agent, board, mask, reward, termination, truncation, str(info)))
+        if termination or truncation:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    return seen
+
+
+@pytest.mark.parametrize("duplicate", [lambda e: pickle.loads(pickle.dumps(e)), copy.deepcopy])
+def test_an_environment_copied_mid_game_plays_on_as_the_original(duplicate):
+    """The copy (pickled, as a vector environment's worker gets it, or deep)
+    has the game with its history and the environment's generator: the same
+    actions give the same steps to the end, and the next unseeded reset
+    draws the same random opening."""
+    env = hz.env(variant="iii", holes=6, opening_plies=4)
+    env.reset(seed=7)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        obs, _, _, _, _ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    twin = duplicate(env)
+    assert twin.unwrapped.game is not env.unwrapped.game
+    assert play_out(twin, np.random.default_rng(2)) == play_out(env, np.random.default_rng(2))
+    env.reset()
+    twin.reset()
+    assert twin.unwrapped.game.notation == env.unwrapped.game.notation
+    assert twin.unwrapped.game.plies == env.unwrapped.game.plies == 4
