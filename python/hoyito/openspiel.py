@@ -5,9 +5,11 @@
 4})``. The state wraps the Rust engine's game (``hoyito.Game``); OpenSpiel's
 algorithms (the MCTS bot, evaluation, random simulation) run on it.
 Actions ``0..holes``: 0 is the pass, ``k`` the mover's hole ``k``; player 0
-is South (moves first). Terminal rewards +1, -1 or 0. The longest game is
-bounded exactly by the stall rules: at most ``no_capture_limit`` plies pass
-without a capture, and a game has at most ``total seeds / 4`` captures.
+is South (moves first). Terminal rewards +1, -1 or 0. ``max_game_length``
+is the longest game that the stall rules allow (``hoyito._length``): at most
+``(total seeds - 1) // 4`` stretches between captures, each at most
+``no_capture_limit`` (200) plies; 2,200 on 2x6 and 4,600 on 2x12 with 4
+seeds a hole.
 
 States serialize (``state.serialize()``, ``game.deserialize_state``),
 pickle and deep-copy as OpenSpiel's Python games do, through their
@@ -19,6 +21,7 @@ import numpy as np
 import pyspiel
 
 from ._hoyito import Game
+from ._length import max_plies
 
 __all__ = ["HoyitoGame", "HoyitoState"]
 
@@ -44,7 +47,6 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def _game_info(holes, seeds):
-    captures = (2 * holes * seeds) // 4
     return pyspiel.GameInfo(
         num_distinct_actions=holes + 1,
         max_chance_outcomes=0,
@@ -52,7 +54,7 @@ def _game_info(holes, seeds):
         min_utility=-1.0,
         max_utility=1.0,
         utility_sum=0.0,
-        max_game_length=(captures + 1) * (_NO_CAPTURE_LIMIT + 1),
+        max_game_length=max_plies(2 * holes * seeds, _NO_CAPTURE_LIMIT),
     )
 
 
@@ -64,8 +66,12 @@ class HoyitoGame(pyspiel.Game):
         self.variant = str(params["variant"])
         self.holes = int(params["holes"])
         self.seeds = int(params["seeds"])
-        Game(self.variant, self.holes, self.seeds)  # checks the parameters
+        self._new_game()  # checks the parameters
         super().__init__(_GAME_TYPE, _game_info(self.holes, self.seeds), params)
+
+    def _new_game(self):
+        # The limit given here is the one that max_game_length assumes.
+        return Game(self.variant, self.holes, self.seeds, no_capture_limit=_NO_CAPTURE_LIMIT)
 
     def new_initial_state(self):
         return HoyitoState(self)
@@ -79,7 +85,7 @@ class HoyitoState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self.game = Game(game.variant, game.holes, game.seeds)
+        self.game = game._new_game()
 
     def current_player(self):
         if self.game.is_over():

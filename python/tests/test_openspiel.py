@@ -1,5 +1,6 @@
 """hoyito.openspiel: OpenSpiel's random-simulation test (with states
-serialized), its MCTS bot, and serialized and copied states.
+serialized), its MCTS bot, serialized and copied states, and the game
+length bound.
 
 Skipped where the open_spiel package does not install (it has wheels for
 Linux and macOS on CPython 3.9 to 3.12 only).
@@ -76,3 +77,33 @@ def test_a_state_near_its_no_capture_limit_serializes_and_copies_with_its_histor
         assert len(other.history()) == 250
     assert not state.is_terminal()
     assert pickle.loads(pickle.dumps(game)).max_game_length() == game.max_game_length()
+
+
+@pytest.mark.parametrize(
+    "holes,seeds,length", [(6, 4, 2_200), (12, 4, 4_600), (4, 1, 200), (2, 1, 200)]
+)
+def test_max_game_length_is_the_stall_rules_bound(holes, seeds, length):
+    """By hand, for 2x6 with 4 seeds a hole: 48 seeds; a capture takes four
+    or more, and the game ends at the first capture that leaves four or
+    fewer, so at most 10 captures are followed by more play (48 - 40 = 8),
+    which makes 11 stretches between captures, each at most 200 plies (the
+    no-capture limit): 2,200. On 2x12, 96 seeds: 23 stretches, 4,600. On
+    2x4 and 2x2 with one seed a hole (8 and 4 seeds), the first capture
+    ends the game: one stretch, 200. The bound was (captures + 1) x
+    (limit + 1), 2,613 on 2x6: valid, but 413 plies above the longest game
+    that the rules allow."""
+    for variant in ("i", "ii", "iii"):
+        params = {"variant": variant, "holes": holes, "seeds": seeds}
+        game = pyspiel.load_game("python_hoyito", params)
+        assert game.max_game_length() == length
+
+
+def test_random_games_stay_within_max_game_length():
+    rng = random.Random(8)
+    for variant, holes in (("i", 6), ("ii", 6), ("iii", 12)):
+        game = pyspiel.load_game("python_hoyito", {"variant": variant, "holes": holes, "seeds": 4})
+        for _ in range(30):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert len(state.history()) <= game.max_game_length()
