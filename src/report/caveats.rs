@@ -17,7 +17,7 @@ use crate::stats::pairing::GroupGames;
 use crate::stats::setting::Setting;
 use crate::stats::wilson::Proportion;
 
-use super::format::signed_interval;
+use super::format::{signed, signed_interval};
 use super::setting_summary::SettingSummary;
 
 /// Fewer independent units (pairs, or games without a partner) than this
@@ -288,6 +288,73 @@ pub fn caveats(settings: &[SettingSummary]) -> Vec<Caveat> {
     out
 }
 
+/// `1 group` or `N groups`.
+fn groups(n: usize) -> String {
+    match n {
+        1 => "1 group".to_string(),
+        n => format!("{n} groups"),
+    }
+}
+
+/// The groups that played games more than once, in three kinds: where the
+/// repetition changes a figure (the two weightings of the first-player
+/// advantage differ to three decimals, or one interval leaves out 0 and
+/// the other does not: a few units fewer only narrows it); one deterministic
+/// agent's self-play whose only repeats are a pair's two games, alike by
+/// design; and the rest, where both weightings agree.
+fn repeat_kinds(cells: &[RepeatCell]) -> (Vec<&RepeatCell>, Vec<&RepeatCell>, Vec<&RepeatCell>) {
+    let (mut changed, mut twins, mut alike) = (Vec::new(), Vec::new(), Vec::new());
+    for c in cells {
+        let value = |p: &Proportion| signed(p.value, 3);
+        let sign = |p: &Proportion| (p.low > 0.0, p.high < 0.0);
+        if value(&c.advantage) != value(&c.advantage_all_pairs)
+            || sign(&c.advantage) != sign(&c.advantage_all_pairs)
+        {
+            changed.push(c);
+        } else if c.agents.len() == 1
+            && c.distinct_pairs == c.pairs
+            && c.distinct_games + c.pairs == c.games
+        {
+            twins.push(c);
+        } else {
+            alike.push(c);
+        }
+    }
+    (changed, twins, alike)
+}
+
+impl Caveat {
+    /// The table that goes with the caveat, below the list, if any: the
+    /// groups whose figures the repetition changes, with both weightings.
+    pub fn table(&self) -> Option<String> {
+        let Caveat::RepeatedGames { cells } = self else {
+            return None;
+        };
+        let (changed, _, _) = repeat_kinds(cells);
+        if changed.is_empty() {
+            return None;
+        }
+        let mut out = String::from(
+            "Games played more than once, where it changes a figure:\n\n\
+             | group | games (distinct) | pairs (distinct) | first-player advantage, distinct \
+             pairs | counting every pair |\n|---|--:|--:|---|---|\n",
+        );
+        for c in changed {
+            out.push_str(&format!(
+                "| {} | {} ({}) | {} ({}) | {} | {} |\n",
+                cell_label(&c.setting, &c.agents),
+                c.games,
+                c.distinct_games,
+                c.pairs,
+                c.distinct_pairs,
+                signed_interval(&c.advantage),
+                signed_interval(&c.advantage_all_pairs)
+            ));
+        }
+        Some(out)
+    }
+}
+
 /// `i 2x6 s4 a vs b`, `i 2x6 s4 a self-play`, or `i 2x6 s4 all games`.
 fn cell_label(setting: &Setting, agents: &[String]) -> String {
     match agents {
@@ -401,29 +468,43 @@ impl Caveat {
                 )
             }
             Caveat::RepeatedGames { cells } => {
-                let listed: Vec<String> = cells
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "{}: {} of {} games distinct ({} of {} pairs), first-player \
-                             advantage {} over distinct units, {} over every pair",
-                            cell_label(&c.setting, &c.agents),
-                            c.distinct_games,
-                            c.games,
-                            c.distinct_pairs,
-                            c.pairs,
-                            signed_interval(&c.advantage),
-                            signed_interval(&c.advantage_all_pairs)
-                        )
-                    })
-                    .collect();
-                format!(
-                    "**Some games were played more than once.** The headline figures count \
-                     each distinct pair once; counting every pair as often as its opening was \
-                     drawn estimates the same quantity weighted by how often the openings \
-                     occur, and where the two disagree in sign the data do not settle it: {}.",
-                    listed.join("; ")
-                )
+                let (changed, twins, alike) = repeat_kinds(cells);
+                let mut text = "**Some games were played more than once.** The headline \
+                                figures count each distinct pair once; counting every pair as \
+                                often as its opening was drawn estimates the same quantity \
+                                weighted by how often the openings occur, and where the two \
+                                disagree in sign the data do not settle it."
+                    .to_string();
+                if !changed.is_empty() {
+                    text.push_str(&format!(
+                        " The repetition changes a figure in {} (the table below gives both).",
+                        groups(changed.len())
+                    ));
+                }
+                let labels = |list: &[&RepeatCell]| {
+                    let names: Vec<String> = list
+                        .iter()
+                        .map(|c| cell_label(&c.setting, &c.agents))
+                        .collect();
+                    names.join(", ")
+                };
+                if !twins.is_empty() {
+                    text.push_str(&format!(
+                        " It changes no figure in {} of one deterministic agent's self-play, \
+                         whose two games of a pair are one game by design: {}.",
+                        groups(twins.len()),
+                        labels(&twins)
+                    ));
+                }
+                if !alike.is_empty() {
+                    text.push_str(&format!(
+                        " Both weightings agree to three decimals, on the same side of 0, in {}{}: {}.",
+                        groups(alike.len()),
+                        if twins.is_empty() { "" } else { " more" },
+                        labels(&alike)
+                    ));
+                }
+                text
             }
             Caveat::ThinSample { cells } => {
                 let listed: Vec<String> = cells

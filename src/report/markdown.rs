@@ -19,6 +19,7 @@ use super::caveats::THIN_UNITS;
 use super::format::{decimal, decimals_showing, ratio, signed, signed_interval, UNITS_ALIKE};
 use super::openings_summary::write_openings;
 use super::sprt_summary::write_sprt;
+use super::standings::NELO_MISSING_WHY;
 
 use super::setting_summary::SettingSummary;
 use super::summary::Summary;
@@ -235,6 +236,9 @@ fn write_caveats(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     if !summary.caveats.is_empty() {
         writeln!(out)?;
     }
+    for table in summary.caveats.iter().filter_map(|c| c.table()) {
+        writeln!(out, "{table}")?;
+    }
     Ok(())
 }
 
@@ -353,6 +357,15 @@ fn write_pairings(out: &mut impl Write, pairings: &[PairingStats]) -> io::Result
         )?;
     }
     writeln!(out)?;
+    let no_nelo = |p: &&PairingStats| p.estimate.as_ref().is_some_and(|e| e.nelo.is_none());
+    if pairings.iter().any(|p| no_nelo(&p)) {
+        writeln!(
+            out,
+            "nElo is `{NELO_NOTE_CELL}` where {NELO_MISSING_WHY}: nElo divides the score's \
+             distance from 1/2 by the pairs' spread, and is given only where the normal \
+             interval holds.\n"
+        )?;
+    }
     writeln!(out, "Per game, for comparison:\n")?;
     writeln!(
         out,
@@ -466,6 +479,10 @@ fn write_rating_notes(out: &mut impl Write, setting: &Setting, t: &RatingTable) 
     Ok(())
 }
 
+/// The nElo cell of a pairing that has none: the note under the table says
+/// why.
+const NELO_NOTE_CELL: &str = "- (see below)";
+
 /// The headline cells of a pairing: units, score, interval, Elo, nElo, LOS.
 fn headline(estimate: Option<&ScoreEstimate>) -> String {
     let Some(e) = estimate else {
@@ -480,7 +497,7 @@ fn headline(estimate: Option<&ScoreEstimate>) -> String {
         e.score.value,
         interval(&e.score),
         elo(&e.elo),
-        e.nelo.as_ref().map_or("-".to_string(), elo),
+        e.nelo.as_ref().map_or(NELO_NOTE_CELL.to_string(), elo),
         100.0 * e.los
     )
 }

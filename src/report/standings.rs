@@ -79,11 +79,21 @@ fn score(stats: &PairingStats) -> f64 {
     stats.estimate.map_or(0.5, |e| e.score.value)
 }
 
+/// Why nElo has no value, once for the standings and the report.
+macro_rules! nelo_missing_why {
+    () => {
+        "the score's normal interval would pass 0 or 1 (a near sweep, or few pairs), \
+         or every pair scored alike"
+    };
+}
+
 /// nElo where it has no value: a score this close to 0 or 1 (a near
 /// sweep), or units that all scored alike, have no normal interval, and
 /// nElo divides by the spread it needs.
-pub(crate) const NELO_MISSING: &str =
-    "- (a score this close to 0 or 1, or with no spread, has no normal interval)";
+pub(crate) const NELO_MISSING: &str = concat!("- (", nelo_missing_why!(), ")");
+
+/// Why a pairing has no nElo, for the report's note under its table.
+pub(crate) const NELO_MISSING_WHY: &str = nelo_missing_why!();
 
 /// Elo, nElo and LOS as text: `12.3 +/- 4.5`.
 fn figures(stats: &PairingStats) -> (String, String, String) {
@@ -223,7 +233,8 @@ mod tests {
         let text = text(&tally, None);
         assert!(
             text.contains(
-                "nElo: - (a score this close to 0 or 1, or with no spread, has no normal interval)"
+                "nElo: - (the score's normal interval would pass 0 or 1 (a near sweep, or few \
+                 pairs), or every pair scored alike)"
             ),
             "{text}"
         );

@@ -233,9 +233,17 @@ fn caveats_appear_exactly_when_they_should() {
         ),
         (ii, order(&["a", "b"]), 80, 78, 40, 39)
     );
-    assert!(caveats[0]
-        .text()
-        .contains("78 of 80 games distinct (39 of 40 pairs)"));
+    // a wins each game of every pair: both weightings give South 0, so the
+    // repeat is named in a line and no table is drawn.
+    let text = caveats[0].text();
+    assert!(
+        text.contains(
+            "Both weightings agree to three decimals, on the same side of 0, in 1 group: \
+             ii 2x6 s4 a vs b."
+        ),
+        "{text}"
+    );
+    assert_eq!(caveats[0].table(), None);
 
     // 20 pairs: a thin sample, named once per group.
     let caveats = caveat_kinds(&a_sweeps(20, 0));
@@ -286,6 +294,69 @@ fn repeated_pairs_are_counted_both_ways() {
     let all = &summary.settings[0].first_player[0];
     assert!(all.advantage.value.abs() < 1e-12, "{all:?}");
     assert!((all.advantage_all_pairs.value - (11.0 / 14.0 - 0.5)).abs() < 1e-12);
+}
+
+/// The repeated-games caveat keeps its table to the groups whose figures the
+/// repetition changes, and names the rest in a line: a deterministic
+/// agent's self-play (a pair's two games alike by design) apart from the
+/// groups whose two weightings agree to three decimals. It used to list
+/// every group in one bullet of thousands of characters.
+#[test]
+fn the_repeat_caveat_tables_only_the_groups_whose_figures_change() {
+    let mut rows: Vec<GameRow> = Vec::new();
+    // a vs b: the first pair (South wins both) played five times; 40 pairs.
+    for k in 0..5 {
+        let mut p = pair(k, "a", "b", Winner::S, Winner::S);
+        p[0].moves_hash = MovesHash(1);
+        p[1].moves_hash = MovesHash(2);
+        rows.extend(p);
+    }
+    for k in 5..40 {
+        rows.extend(pair(k, "a", "b", Winner::S, Winner::N));
+    }
+    // a self-play, deterministic: each pair's two games are one game.
+    for k in 40..80 {
+        let mut p = pair(k, "a", "a", Winner::S, Winner::S);
+        p[1].moves_hash = p[0].moves_hash;
+        rows.extend(p);
+    }
+    // b self-play: one pair played twice, each pair a win for each seat.
+    for k in 80..120 {
+        let mut p = pair(k, "b", "b", Winner::S, Winner::N);
+        if k == 81 {
+            p[0].moves_hash = MovesHash(160);
+            p[1].moves_hash = MovesHash(161);
+        }
+        rows.extend(p);
+    }
+    let summary = summarize(&tally(&rows), &order(&["a", "b"]), None);
+    let caveat = summary
+        .caveats
+        .iter()
+        .find(|c| matches!(c, Caveat::RepeatedGames { .. }))
+        .expect("a repeat caveat");
+    let text = caveat.text();
+    for words in [
+        "The repetition changes a figure in 1 group (the table below gives both).",
+        "It changes no figure in 1 group of one deterministic agent's self-play, whose two \
+         games of a pair are one game by design: ii 2x6 s4 a self-play.",
+        "Both weightings agree to three decimals, on the same side of 0, in 1 group more: \
+         ii 2x6 s4 b self-play.",
+    ] {
+        assert!(text.contains(words), "{words:?} not in {text}");
+    }
+    let table = caveat.table().expect("a table");
+    let lines: Vec<&str> = table.lines().filter(|l| l.starts_with("| ii")).collect();
+    // The point moves from +0.014 to +0.062 and the interval leaves out 0.
+    assert_eq!(
+        lines,
+        ["| ii 2x6 s4 a vs b | 80 (72) | 40 (36) | +0.014 [-0.013, +0.041] | +0.062 [+0.011, +0.114] |"],
+        "{table}"
+    );
+    let mut report = Vec::new();
+    write_markdown(&mut report, &summary, &[]).expect("written");
+    let report = String::from_utf8(report).expect("utf-8");
+    assert!(report.contains(&table), "{report}");
 }
 
 /// A report directory holding `games_small.csv`, with the experiment file

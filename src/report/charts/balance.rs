@@ -3,7 +3,7 @@
 //! each metric against board size with one series per variant and its 95%
 //! pair-clustered interval as an error bar. A metric that cannot leave
 //! [0, 1] (a share, or a count per ply of at most one) keeps its axis inside
-//! [0, 1].
+//! [0, 1], fitted to its values rather than spanning the whole of it.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
@@ -55,6 +55,17 @@ fn bounds(metric: Metric) -> Option<(f64, f64)> {
         }
         m if m.is_share() => Some((0.0, 1.0)),
         _ => None,
+    }
+}
+
+/// What a panel's axis must show whatever the data: 0 for the advantage
+/// (the even game it is measured from); nothing for the others, whose axis
+/// fits their values, so that a share that moves from 0.88 to 0.98 across
+/// the boards is not flattened against an axis from 0 to 1.
+fn min_range(metric: Metric) -> (f64, f64) {
+    match metric {
+        Metric::Advantage => (0.0, 0.0),
+        _ => (f64::INFINITY, f64::NEG_INFINITY),
     }
 }
 
@@ -116,7 +127,7 @@ pub(crate) fn draw_balance<DB: DrawingBackend>(
             x_desc: "board",
             y_desc: metric.label(),
             categories: &categories,
-            min_range: (0.0, 0.0),
+            min_range: min_range(*metric),
             bounds: bounds(*metric),
             y_labels: if *metric == Metric::Advantage {
                 Labels::Signed
@@ -166,6 +177,48 @@ mod tests {
             Metric::QuietEnd,
         ] {
             assert_eq!(bounds(metric), None, "{metric:?}");
+        }
+    }
+
+    /// The decision share moves from 0.88 to 0.98 across the boards: its
+    /// axis fits those values instead of running from 0 to 1 and
+    /// flattening them; the advantage's axis keeps 0 in view.
+    #[test]
+    fn a_share_axis_fits_its_values_and_the_advantage_keeps_zero() {
+        use super::super::axis::Labels;
+        use super::super::error_bars::{y_range, Frame, Interval};
+        use super::min_range;
+        let point = |v: f64| {
+            Some(Interval {
+                low: v - 0.01,
+                value: v,
+                high: v + 0.01,
+                hollow: false,
+            })
+        };
+        let series = vec![(
+            "II".to_string(),
+            vec![point(0.88), point(0.93), point(0.98)],
+        )];
+        let categories: Vec<String> = ["2x4", "2x6", "2x12"].map(String::from).to_vec();
+        for (metric, zero_shown) in [(Metric::Decisions, false), (Metric::Advantage, true)] {
+            let frame = Frame {
+                title: "t",
+                x_desc: "board",
+                y_desc: "y",
+                categories: &categories,
+                min_range: min_range(metric),
+                bounds: bounds(metric),
+                y_labels: Labels::Plain,
+                hollow_note: None,
+            };
+            let (range, _) = y_range(&frame, &series, 40, 480);
+            assert_eq!(range.start <= 0.0, zero_shown, "{metric:?}: {range:?}");
+            let ceiling = bounds(metric).map_or(f64::INFINITY, |b| b.1);
+            assert!(range.end <= ceiling, "{metric:?}: {range:?}");
+            if !zero_shown {
+                assert!(range.start > 0.8, "{metric:?}: {range:?}");
+            }
         }
     }
 

@@ -49,7 +49,8 @@ pub(crate) struct Frame<'a> {
     pub y_desc: &'a str,
     /// The categories' labels, in axis order.
     pub categories: &'a [String],
-    /// The y range always shown, whatever the data.
+    /// The range the axis covers whatever the data (`(0.0, 0.0)` keeps 0
+    /// in view; `(INFINITY, NEG_INFINITY)` forces nothing).
     pub min_range: (f64, f64),
     /// The values the metric can take (0 and 1 for a share), which the axis
     /// never leaves; `None` when unbounded.
@@ -88,6 +89,8 @@ pub(crate) fn y_range(
         .fold(frame.min_range, |(lo, hi), p| {
             (lo.min(p.low), hi.max(p.high))
         });
+    // No data and nothing forced: an axis from 0 to 1.
+    let (low, high) = if low > high { (0.0, 1.0) } else { (low, high) };
     let (floor, ceiling) = frame.bounds.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
     let (low, high) = (low.max(floor), high.min(ceiling));
     let span = if high > low { high - low } else { 1.0 };
