@@ -18,11 +18,8 @@ use crate::common::{hoyito, s, BIN};
 
 const VARIANTS: [Variant; 3] = [Variant::I, Variant::Ii, Variant::Iii];
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hoyito-outcome-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+fn scratch(name: &str) -> crate::common::Scratch {
+    crate::common::scratch(&format!("outcome-{name}"))
 }
 
 /// The outcome of a start with no tables, and the certificates it needs.
@@ -679,7 +676,8 @@ fn a_certificate_whose_line_cannot_be_played_is_refused() {
         "{err}"
     );
     // And the line survives the file: the header carries it.
-    let path = scratch("line").join("c.proof");
+    let dir = scratch("line");
+    let path = dir.join("c.proof");
     cert.save(&path).unwrap();
     let back = Certificate::load(&path).unwrap();
     assert_eq!(back.after, cert.after);

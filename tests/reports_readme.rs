@@ -403,12 +403,16 @@ fn every_figure_of_the_top_readme_matches_its_summary() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// A scratch reports folder with one summary, for the checker's own tests.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hoyito-readme-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("study")).unwrap();
+/// A scratch reports folder with one summary, for the checker's own tests;
+/// removed when dropped, a failed test's too.
+fn scratch(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("hoyito-readme-{name}-"))
+        .tempdir()
+        .unwrap();
+    std::fs::create_dir_all(dir.path().join("study")).unwrap();
     std::fs::write(
-        dir.join("study/summary.json"),
+        dir.path().join("study/summary.json"),
         r#"{"settings":[{"variant":"i","holes":6,"x":{"value":0.1234,"low":-0.05,"high":0.30}},
                          {"variant":"ii","holes":6,"x":{"value":-0.5,"low":-0.6,"high":-0.4},"n":1234}]}"#,
     )
@@ -421,14 +425,14 @@ fn a_figure_that_matches_its_data_passes() {
     let dir = scratch("pass");
     let text = "South scores **+0.123 [−0.050, +0.300]**<!-- src study/summary.json settings[variant=i,holes=6].x --> \
                 and games: 1,234<!-- src study/summary.json settings[variant=ii].n --> or 12.3%<!-- src study/summary.json settings[0].x.value -->.";
-    assert_eq!(check_readme(text, &dir), Vec::<String>::new());
+    assert_eq!(check_readme(text, dir.path()), Vec::<String>::new());
 }
 
 #[test]
 fn a_figure_that_drifted_from_its_data_fails() {
     let dir = scratch("drift");
     let text = "South scores +0.125 [−0.050, +0.300]<!-- src study/summary.json settings[variant=i,holes=6].x -->";
-    let problems = check_readme(text, &dir);
+    let problems = check_readme(text, dir.path());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("printed 0.125"), "{problems:?}");
 }
@@ -437,15 +441,15 @@ fn a_figure_that_drifted_from_its_data_fails() {
 fn a_word_figure_must_equal_its_string() {
     let dir = scratch("word");
     std::fs::write(
-        dir.join("study/outcomes.json"),
+        dir.path().join("study/outcomes.json"),
         r#"{"starts":[{"variant":"ii","holes":7,"outcome":"L"}]}"#,
     )
     .unwrap();
     let right =
         "South loses (**L**<!-- src study/outcomes.json starts[variant=ii,holes=7].outcome -->)";
-    assert_eq!(check_readme(right, &dir), Vec::<String>::new());
+    assert_eq!(check_readme(right, dir.path()), Vec::<String>::new());
     let wrong = "South wins (W<!-- src study/outcomes.json starts[variant=ii,holes=7].outcome -->)";
-    let problems = check_readme(wrong, &dir);
+    let problems = check_readme(wrong, dir.path());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("printed W"), "{problems:?}");
 }
@@ -454,14 +458,14 @@ fn a_word_figure_must_equal_its_string() {
 fn a_wrong_sign_fails() {
     let dir = scratch("sign");
     let text = "−0.123<!-- src study/summary.json settings[variant=i].x -->";
-    assert_eq!(check_readme(text, &dir).len(), 1);
+    assert_eq!(check_readme(text, dir.path()).len(), 1);
 }
 
 #[test]
 fn an_interval_without_a_marker_fails() {
     let dir = scratch("unmarked");
     let text = "scores 0.79 [0.78, 0.81] against it";
-    let problems = check_readme(text, &dir);
+    let problems = check_readme(text, dir.path());
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("no source marker"), "{problems:?}");
 }
@@ -472,7 +476,7 @@ fn a_missing_key_or_an_ambiguous_selector_fails() {
     let text = "0.1<!-- src study/summary.json settings[variant=iii].x --> \
                 0.1<!-- src study/summary.json settings[holes=6].x --> \
                 0.1<!-- src study/nothing.json a -->";
-    let problems = check_readme(text, &dir);
+    let problems = check_readme(text, dir.path());
     assert_eq!(problems.len(), 3, "{problems:?}");
 }
 

@@ -22,10 +22,15 @@ fn quick_experiment(limit: &str, extra: &str) -> Experiment {
     e
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hoyito-session-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A directory for a run, not yet made, inside a temporary directory that
+/// is removed when the guard drops.
+fn temp_dir(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let guard = tempfile::Builder::new()
+        .prefix("hoyito-session-")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = guard.path().join(name);
+    (guard, dir)
 }
 
 #[test]
@@ -40,7 +45,7 @@ fn a_shard_runs_into_its_own_directory_by_default() {
 #[test]
 fn warnings_come_back_as_values_naming_the_source() {
     let e = quick_experiment("time_ms = 5", "");
-    let dir = temp_dir("warn");
+    let (_guard, dir) = temp_dir("warn");
     let session = Session::prepare(RunPlan::new(e, "s.toml", Some(dir.clone()), None)).unwrap();
     assert!(
         session
@@ -57,7 +62,7 @@ fn warnings_come_back_as_values_naming_the_source() {
 #[test]
 fn a_shard_of_an_sprt_run_is_refused_before_anything_is_written() {
     let e = experiment("[sprt]\nelo0 = 0\nelo1 = 10\n");
-    let dir = temp_dir("sprt-shard");
+    let (_guard, dir) = temp_dir("sprt-shard");
     let shard: Shard = "1/2".parse().unwrap();
     let err = Session::prepare(RunPlan::new(e, "s.toml", Some(dir.clone()), Some(shard)))
         .err()
@@ -71,7 +76,7 @@ fn a_shard_of_an_sprt_run_is_refused_before_anything_is_written() {
 
 #[test]
 fn a_directory_of_another_experiment_is_refused_naming_what_differs() {
-    let dir = temp_dir("diff");
+    let (_guard, dir) = temp_dir("diff");
     let mut session = Session::prepare(RunPlan::new(
         experiment(""),
         "s.toml",

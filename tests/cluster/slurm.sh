@@ -21,6 +21,8 @@ cd "$(dirname "$0")/../.."
 
 SHARDS=4
 WAIT_S=${HOYITO_CLUSTER_WAIT_S:-300}
+# The cluster's directory is removed at the end unless it was given.
+own_slurm_dir=${HOYITO_SLURM_DIR:+given}
 export HOYITO_SLURM_DIR=${HOYITO_SLURM_DIR:-/tmp/hoyito-slurm-test}
 export HOYITO_SLURM_PORT=${HOYITO_SLURM_PORT:-16917}
 export SLURM_CONF=$HOYITO_SLURM_DIR/slurm.conf
@@ -58,14 +60,23 @@ fi
 export HOYITO_BIN=$bin
 
 work=$(mktemp -d /tmp/hoyito-cluster-test.XXXXXX)
+# However the test ends, the cluster goes down and its files go: on a
+# failure the logs' last lines are printed first (HOYITO_CLUSTER_KEEP=1
+# keeps the files for a look instead).
 cleanup() {
   local rc=$?
   deploy/slurm/local-cluster.sh down >/dev/null 2>&1 || true
-  if ((rc == 0)); then
-    rm -rf "$work"
-  else
-    echo "cluster test: kept $work and $HOYITO_SLURM_DIR/log for a look" >&2
+  if ((rc != 0)); then
+    for log in "$work"/*.log "$work"/sharded/logs/*.out "$HOYITO_SLURM_DIR"/log/*; do
+      [[ -f $log ]] && { echo "--- $log" >&2; tail -n 5 "$log" >&2; }
+    done
   fi
+  if ((rc != 0)) && [[ ${HOYITO_CLUSTER_KEEP:-} == 1 ]]; then
+    echo "cluster test: kept $work and $HOYITO_SLURM_DIR for a look" >&2
+    return
+  fi
+  rm -rf "$work"
+  [[ -n $own_slurm_dir ]] || rm -rf "$HOYITO_SLURM_DIR"
 }
 trap cleanup EXIT
 

@@ -92,12 +92,42 @@ pub fn s(path: &Path) -> &str {
 }
 
 /// A fresh, empty directory `name` under the system's temporary directory,
-/// unique to this process.
-pub fn scratch(name: &str) -> PathBuf {
+/// unique to this process, removed with everything in it when dropped (at
+/// the end of a test, a failed one too: the drop runs as the panic unwinds).
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("hoyito-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+    Scratch(dir)
+}
+
+/// A directory removed when dropped; reads as its path.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Makes a FIFO at `path`.
