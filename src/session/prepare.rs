@@ -18,7 +18,7 @@ use crate::report::run_tallies::RunTallies;
 use crate::stats::sprt::Sprt;
 use crate::tournament::adjudication::Adjudicator;
 use crate::tournament::config::experiment::Experiment;
-use crate::tournament::lineup::Lineup;
+use crate::tournament::lineup::{Lineup, Seat};
 use crate::tournament::resources::check_resources;
 use crate::tournament::run_dir::open_slice_dir;
 use crate::tournament::schedule::Schedule;
@@ -83,27 +83,29 @@ fn check_agent_logs(out: &Path, experiment: &Experiment) -> Result<(), SessionEr
 /// answer `hoyito 1` with `ready NAME` stops the run before its first game,
 /// naming the program, what went wrong and its standard error log, as
 /// fastchess and cutechess do, rather than losing every game by forfeit.
-/// Forfeits once the games have begun stay forfeits.
-fn check_agents_start(out: &Path, experiment: &Experiment) -> Result<(), SessionError> {
-    let dir = out.join("agents");
-    for (name, spec) in experiment.agent_specs() {
-        let log = dir.join(format!("{name}.stderr.log"));
-        let Some(mut agent) = spec.external(Some(log.clone())) else {
+/// Forfeits once the games have begun stay forfeits. The agents are seated
+/// as a game seats them, so that those the lineup's seat maker seats (the
+/// Python package's callables) are not mistaken for programs.
+fn check_agents_start(lineup: &Lineup, experiment: &Experiment) -> Result<(), SessionError> {
+    for (index, (name, spec)) in experiment.agent_specs().iter().enumerate() {
+        let AgentSpec::External { command, .. } = spec else {
+            continue;
+        };
+        let Seat::External(key, mut agent) = lineup.seat(index) else {
             continue;
         };
         if let Err(forfeit) = agent.start() {
-            let AgentSpec::External { command, .. } = &spec else {
-                continue;
-            };
             let failed = match forfeit.reason {
                 ForfeitReason::Crash if agent.ready_name().is_none() => "did not start",
                 _ => "did not answer the handshake (\"hoyito 1\", then \"ready NAME\")",
             };
+            let log = key
+                .log()
+                .map_or("discarded".to_string(), |p| p.display().to_string());
             return Err(SessionError::Refused(format!(
-                "agent {name} {failed}: {}; its command: {command:?}; its standard error: {}; \
-                 no game was played",
+                "agent {name} {failed}: {}; its command: {command:?}; its standard error: \
+                 {log}; no game was played",
                 forfeit.detail,
-                log.display()
             )));
         }
     }
@@ -199,7 +201,7 @@ impl Session {
             check_same_settings(&out, &experiment)?;
         }
         check_agent_logs(&out, &experiment)?;
-        check_agents_start(&out, &experiment)?;
+        check_agents_start(&lineup, &experiment)?;
         let coverage = adjudicator.as_ref().and_then(Adjudicator::coverage);
         if !force {
             check_same_coverage(&out, coverage.as_deref())?;

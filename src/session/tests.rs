@@ -112,3 +112,36 @@ fn a_directory_of_another_experiment_is_refused_naming_what_differs() {
     drop(again);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Seats the lineup's agent 1 as random play, whatever its spec says.
+struct RandomSeat;
+
+impl crate::tournament::lineup::SeatMaker for RandomSeat {
+    fn seat(&self, index: usize) -> Option<crate::tournament::lineup::Seat> {
+        (index == 1).then_some(crate::tournament::lineup::Seat::Random)
+    }
+}
+
+/// An external agent that cannot start stops the session before its
+/// directory is opened; one the seat maker seats (a Python callable, saved
+/// as an external spec that names it) is not started as a program.
+#[test]
+fn an_agent_that_cannot_start_is_refused_unless_the_seat_maker_seats_it() {
+    let absent = "[roster.random]\nkind = \"external\"\ncommand = [\"no-such-program-of-hoyito\"]";
+    let (_guard, dir) = temp_dir("unstarted");
+    let plan = RunPlan::new(experiment(absent), "s.toml", Some(dir.clone()), None);
+    let err = Session::prepare(plan)
+        .err()
+        .expect("refused")
+        .full_message();
+    assert!(
+        err.contains("agent random did not start") && err.contains("no game was played"),
+        "{err}"
+    );
+    assert!(!dir.join(crate::records::run_files::GAMES_FILE).exists());
+    let mut plan = RunPlan::new(experiment(absent), "s.toml", Some(dir.clone()), None);
+    plan.seats = Some(std::sync::Arc::new(RandomSeat));
+    let mut session = Session::prepare(plan).expect("the seat maker seats it");
+    let played = session.play(&mut ()).expect("played");
+    assert_eq!(played.games, 4);
+}

@@ -70,6 +70,13 @@ pub struct PoolKey {
     log: Option<PathBuf>,
 }
 
+impl PoolKey {
+    /// The agent's standard error log, if kept.
+    pub fn log(&self) -> Option<&std::path::Path> {
+        self.log.as_deref()
+    }
+}
+
 thread_local! {
     /// This thread's idle external agents.
     static IDLE: RefCell<Vec<(PoolKey, ExternalAgent)>> = const { RefCell::new(Vec::new()) };
