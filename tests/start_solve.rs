@@ -257,6 +257,36 @@ fn a_growing_start_reports_progress_and_is_refused_before_its_budget() {
     }
 }
 
+/// A budget far below what the start needs is refused at the first look at
+/// the clock or the memory (2 s, or 4 million positions), not after the
+/// closure has grown: the positions found at the refusal are few.
+#[test]
+fn a_small_budget_is_refused_at_the_first_check() {
+    let out = hoyito(&[
+        "solve",
+        "--start",
+        "--variant",
+        "iii",
+        "--holes",
+        "6",
+        "--memory",
+        "50",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let found: u64 = err
+        .split("(at least: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the positions found");
+    assert!(found <= 4 << 20, "{found}: {err}");
+    assert!(
+        err.contains("--state DIR") && err.contains("--prove --variant iii --holes 6"),
+        "{err}"
+    );
+}
+
 /// Every exact start value stored in the report replays: its principal
 /// variation is a legal game from the start that ends with that margin.
 #[test]
