@@ -403,6 +403,41 @@ fn every_figure_of_the_top_readme_matches_its_summary() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The quick start says what its two commands and the Python install cost
+/// in CPU time as well as wall time, that the wall times are an idle
+/// machine's, and what `.ci/run` installs through apt-get: a newcomer on
+/// shared cores took three times the wall time quoted, with no word why.
+#[test]
+fn the_quick_start_gives_cpu_times_and_what_ci_installs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let start = readme.find("## Quick start").expect("a quick start");
+    let end = start + readme[start..].find("\n## ").expect("a section after it");
+    let quick = &readme[start..end];
+    for words in [
+        "CPU time",
+        "idle machine",
+        "| `cargo run --release -- run` |",
+        "| `.ci/run` |",
+        "| `pip install ./python` |",
+        "apt-get",
+        "Slurm",
+        "Chromium",
+    ] {
+        assert!(quick.contains(words), "{words:?} not in the quick start");
+    }
+    // Every cell of the table's time columns holds a measured time.
+    for line in quick.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        for cell in &cells[2..4] {
+            assert!(
+                cell.ends_with(" s") && cell.chars().next().is_some_and(|c| c.is_ascii_digit()),
+                "not a time: {cell:?} in {line}"
+            );
+        }
+    }
+}
+
 /// A scratch reports folder with one summary, for the checker's own tests;
 /// removed when dropped, a failed test's too.
 fn scratch(name: &str) -> tempfile::TempDir {
