@@ -565,3 +565,72 @@ fn agents_are_listed_once_with_what_they_are() {
         "{text}"
     );
 }
+
+/// The moves of `spec` playing itself for `plies` plies on II 2x6 after a
+/// fixed random opening, its choices drawn with the game's generator seeded
+/// `seed`.
+fn self_play_moves(spec: &AgentSpec, seed: u64, plies: usize) -> Vec<Move> {
+    let rules = Rules::new(Variant::Ii).with_board(6, 4).expect("II 2x6");
+    let mut game = Game::new(rules);
+    let mut opening = AgentRng::seed_from_u64(5);
+    for _ in 0..6 {
+        game.play_random(&mut opening);
+    }
+    let mut agents = BySide {
+        south: spec.build(),
+        north: spec.build(),
+    };
+    agents.south.new_game(&rules);
+    agents.north.new_game(&rules);
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    while moves.len() < plies && !game.is_over() {
+        let side = game.position().side_to_move();
+        let mv = agents[side].choose(&game, &mut rng);
+        game.play(mv).expect("a legal move");
+        agents.south.observe(&game, mv);
+        agents.north.observe(&game, mv);
+        moves.push(mv);
+    }
+    moves
+}
+
+/// Every shipped agent that says it is deterministic plays the same moves
+/// whatever the game's seed (its self-play pairs are one game twice, which
+/// a run may then count once); random and greedy play, which say they are
+/// not, do differ, so the check can tell.
+#[test]
+fn every_agent_that_claims_determinism_plays_alike_from_any_seed() {
+    let roster = Roster::builtin();
+    let mut checked = Vec::new();
+    for agent in roster.agents() {
+        if !agent.spec.deterministic() {
+            continue;
+        }
+        let plies = 4;
+        let first = self_play_moves(&agent.spec, 1, plies);
+        assert_eq!(first.len(), plies, "{}", agent.name);
+        for seed in [2, 0x5eed] {
+            assert_eq!(
+                self_play_moves(&agent.spec, seed, plies),
+                first,
+                "{} claims to be deterministic",
+                agent.name
+            );
+        }
+        checked.push(agent.name.as_str());
+    }
+    assert!(
+        checked.contains(&"champion") && checked.contains(&"alphabeta-d8"),
+        "{checked:?}"
+    );
+    for kind in ["random", "greedy", "mcts-5k"] {
+        let spec = &roster.get(kind).expect("shipped").spec;
+        assert!(!spec.deterministic(), "{kind}");
+        let differ =
+            (2..40).any(|seed| self_play_moves(spec, seed, 12) != self_play_moves(spec, 1, 12));
+        assert!(differ, "{kind} played alike from 39 seeds");
+    }
+    let diverse = &roster.get("champion-diverse").expect("shipped").spec;
+    assert!(!diverse.deterministic());
+}

@@ -343,6 +343,34 @@ impl AgentSpec {
             _ => true,
         }
     }
+
+    /// Whether the agent's moves depend on the position alone, never on the
+    /// game's generator nor on the clock: two games of it from the same
+    /// position are the same game whatever their seeds. Alpha-beta with a
+    /// node or depth budget and no diversity is; a tablebase agent is when
+    /// its fallback is (or it has none: its search outside the tables is
+    /// alpha-beta's); random play, greedy play (it breaks ties at random),
+    /// MCTS (its rollouts), a person and a program are not. Each claim is
+    /// checked by playing the agent twice from different seeds
+    /// (`tests/agents.rs`).
+    pub fn deterministic(&self) -> bool {
+        match self {
+            AgentSpec::Alphabeta {
+                time_ms: None,
+                search,
+                ..
+            } => search.diverse_plies == 0,
+            AgentSpec::Tablebase { fallback, .. } => {
+                fallback.as_ref().map_or(true, |f| f.deterministic())
+            }
+            AgentSpec::Alphabeta { .. }
+            | AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::Human
+            | AgentSpec::Mcts { .. }
+            | AgentSpec::External { .. } => false,
+        }
+    }
 }
 
 /// One line: the kind and the parameters as written in files, defaults filled in.

@@ -70,6 +70,9 @@ pub fn agents(args: AgentsArgs) -> Result<()> {
         if !entry.spec.reproducible() {
             tags += "  [not reproducible]";
         }
+        if entry.spec.deterministic() {
+            tags += "  [deterministic]";
+        }
         println!("{}  {}{tags}", entry.names.join(", "), entry.spec);
         if let Some(about) = notes.about {
             println!("    {about}");
