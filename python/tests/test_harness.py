@@ -262,7 +262,15 @@ def test_ctrl_c_stops_a_match_whose_callable_hangs(tmp_path):
         "except KeyboardInterrupt as e:\n"
         "    print('stopped:', e, flush=True)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    # A shell that runs this suite in the background (`cmd &`) ignores
+    # SIGINT, and Python started with SIGINT ignored never installs its
+    # KeyboardInterrupt handler: the child gets the default disposition back.
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     time.sleep(3)
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=20)
