@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use hoyito::solver::bounds::{
     perfect_lines, proof_line, prove_bounds, prove_first_moves, BoundsBudget,
 };
-use hoyito::solver::memory::{memory_budget, resident_bytes};
+use hoyito::solver::memory::{memory_budget, peak_resident_bytes, resident_bytes};
 use hoyito::solver::start::{Progress, StartError, StartOptions, StartSolve, PROGRESS_EVERY};
 use hoyito::solver::Tablebase;
 use hoyito::tournament::write_atomic;
@@ -22,10 +22,7 @@ use super::known_starts::KnownStart;
 
 /// Peak resident memory of this process so far, in MB (`VmHWM`).
 pub(super) fn peak_mb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.div_ceil(1024))
+    peak_resident_bytes().map(|bytes| bytes.div_ceil(1 << 20))
 }
 
 /// South's score under perfect play (win 1, draw 1/2, loss 0) and its
@@ -68,6 +65,7 @@ pub fn solve_start(
         },
     };
     let known = KnownStart::find(variant, holes, seeds);
+    let exact_up_to = known.as_ref().and_then(KnownStart::exact_up_to);
     let prove_command = format!(
         "hoyito solve --start --prove --variant {variant} --holes {holes}{}{}",
         if seeds == 4 {
@@ -75,9 +73,7 @@ pub fn solve_start(
         } else {
             format!(" --seeds {seeds}")
         },
-        known
-            .as_ref()
-            .and_then(KnownStart::exact_up_to)
+        exact_up_to
             .map(|n| format!(" --exact-up-to {n}"))
             .unwrap_or_default()
     );
@@ -185,7 +181,7 @@ pub fn solve_start(
         Err(err @ StartError::NotEnoughMemory { .. }) => bail!(
             "solving the start of Hoyito {variant} 2x{holes}: {err}; or prove its value by \
              search, which keeps far less in memory: `{prove_command}`{}",
-            if known.as_ref().and_then(KnownStart::exact_up_to).is_none() {
+            if exact_up_to.is_none() {
                 " with --exact-up-to N, the exact tables up to N seeds as its leaves"
             } else {
                 ""

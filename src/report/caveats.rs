@@ -303,10 +303,10 @@ fn groups(n: usize) -> String {
 /// agent's self-play whose only repeats are a pair's two games, alike by
 /// design; and the rest, where both weightings agree.
 fn repeat_kinds(cells: &[RepeatCell]) -> (Vec<&RepeatCell>, Vec<&RepeatCell>, Vec<&RepeatCell>) {
+    let value = |p: &Proportion| signed(p.value, 3);
+    let sign = |p: &Proportion| (p.low > 0.0, p.high < 0.0);
     let (mut changed, mut twins, mut alike) = (Vec::new(), Vec::new(), Vec::new());
     for c in cells {
-        let value = |p: &Proportion| signed(p.value, 3);
-        let sign = |p: &Proportion| (p.low > 0.0, p.high < 0.0);
         if value(&c.advantage) != value(&c.advantage_all_pairs)
             || sign(&c.advantage) != sign(&c.advantage_all_pairs)
         {

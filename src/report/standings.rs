@@ -79,28 +79,20 @@ fn score(stats: &PairingStats) -> f64 {
     stats.estimate.map_or(0.5, |e| e.score.value)
 }
 
-/// Why nElo has no value, once for the standings and the report.
-macro_rules! nelo_missing_why {
-    () => {
-        "the score's normal interval would pass 0 or 1 (a near sweep, or few pairs), \
-         or every pair scored alike"
-    };
-}
-
-/// nElo where it has no value: a score this close to 0 or 1 (a near
-/// sweep), or units that all scored alike, have no normal interval, and
-/// nElo divides by the spread it needs.
-pub(crate) const NELO_MISSING: &str = concat!("- (", nelo_missing_why!(), ")");
-
-/// Why a pairing has no nElo, for the report's note under its table.
-pub(crate) const NELO_MISSING_WHY: &str = nelo_missing_why!();
+/// Why a pairing has no nElo, in the standings and in the report's note
+/// under its table: a score this close to 0 or 1, or units that all scored
+/// alike, have no normal interval, and nElo divides by the spread it needs.
+pub(crate) const NELO_MISSING_WHY: &str =
+    "the score's normal interval would pass 0 or 1 (a near sweep, or few pairs), \
+     or every pair scored alike";
 
 /// Elo, nElo and LOS as text: `12.3 +/- 4.5`.
 fn figures(stats: &PairingStats) -> (String, String, String) {
     match &stats.estimate {
         Some(e) => (
             e.elo.text(1),
-            e.nelo.map_or(NELO_MISSING.to_string(), |n| n.text(1)),
+            e.nelo
+                .map_or_else(|| format!("- ({NELO_MISSING_WHY})"), |n| n.text(1)),
             format!("{:.1} %", 100.0 * e.los),
         ),
         None => ("-".to_string(), "-".to_string(), "-".to_string()),

@@ -83,6 +83,13 @@ pub fn resident_bytes() -> Option<u64> {
     status_kb(&status, "VmRSS:").map(|kb| kb.saturating_mul(1024))
 }
 
+/// The most memory this process has held (`VmHWM`), in bytes; `None`
+/// where it cannot be read.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status_kb(&status, "VmHWM:").map(|kb| kb.saturating_mul(1024))
+}
+
 /// A `kB` line of `/proc/self/status`.
 fn status_kb(status: &str, key: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with(key))?;

@@ -129,7 +129,7 @@ impl StartSolve {
                 .expect("a capture leads to a solved, reachable position")
         };
         for (i, &key) in layer.keys().iter().enumerate() {
-            if i % 4096 == 4095 && ticker.due() {
+            if ticker.due_in_a_loop() {
                 progress(told(i + 1, 0));
             }
             let pos = index.position(index.unrank(key), Side::South);

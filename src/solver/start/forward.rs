@@ -186,9 +186,6 @@ fn pend_capture(child: &Position, indexes: &[LayerIndex], pending: &mut Pending)
     pending.push(s, canonical(child, &indexes[s]));
 }
 
-/// Positions a closure expands between two looks at the clock.
-const CLOCK_EVERY: u32 = 1 << 12;
-
 /// Closes the layer of `k` seeds in memory, from the keys captures led to:
 /// its sorted keys and its inner moves. Every [`Ticker`] period it reports
 /// the positions found and checks the memory: the estimate of what it will
@@ -209,7 +206,6 @@ fn close_in_memory(
     let mut inner_moves = 0u64;
     let mut checked = seen.len();
     let mut ticker = Ticker::new();
-    let mut expanded = 0u32;
     while let Some(key) = stack.pop() {
         let pos = index.position(index.unrank(key), Side::South);
         pos.for_each_child(rules, |_, child, effect| {
@@ -223,8 +219,7 @@ fn close_in_memory(
                 pend_capture(&child, indexes, pending);
             }
         });
-        expanded = expanded.wrapping_add(1);
-        let tick = expanded % CLOCK_EVERY == 0 && ticker.due();
+        let tick = ticker.due_in_a_loop();
         if tick {
             progress(Progress::Closing {
                 seeds: k as u32,
@@ -290,7 +285,6 @@ impl Closure<'_> {
     ) -> Result<(Mapped, u64, u32), StartError> {
         let index = &self.indexes[self.k];
         let mut ticker = Ticker::new();
-        let mut expanded = 0u32;
         let mut fresh = KeySet::default();
         let mut runs: Vec<KeyRun> = Vec::new();
         let mut in_runs = 0usize;
@@ -341,8 +335,7 @@ impl Closure<'_> {
                 spills += 1;
             }
             let found = initial.keys().len() + in_runs + fresh.len();
-            expanded = expanded.wrapping_add(1);
-            if expanded % CLOCK_EVERY == 0 && ticker.due() {
+            if ticker.due_in_a_loop() {
                 progress(Progress::Closing {
                     seeds: self.k as u32,
                     positions: found as u64,

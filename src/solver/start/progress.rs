@@ -61,16 +61,29 @@ pub enum Progress<'a> {
     },
 }
 
+/// Calls of [`Ticker::due_in_a_loop`] between two looks at the clock.
+const CLOCK_EVERY: u32 = 1 << 12;
+
 /// Says when a layer under way is due to be reported again.
 pub(super) struct Ticker {
     last: Instant,
+    /// Calls of [`Ticker::due_in_a_loop`] so far.
+    calls: u32,
 }
 
 impl Ticker {
     pub(super) fn new() -> Ticker {
         Ticker {
             last: Instant::now(),
+            calls: 0,
         }
+    }
+
+    /// As [`Ticker::due`], for a call once a position: the clock is read
+    /// only every [`CLOCK_EVERY`] calls.
+    pub(super) fn due_in_a_loop(&mut self) -> bool {
+        self.calls = self.calls.wrapping_add(1);
+        self.calls % CLOCK_EVERY == 0 && self.due()
     }
 
     /// Whether [`PROGRESS_EVERY`] has passed since the last report (which
