@@ -99,6 +99,7 @@ fn mcts(c: &mut Criterion) {
                 rave: 300.0,
                 grave_ref: 50,
                 reuse: false,
+                per_legal_move: false,
             });
             group.bench_function(format!("2x{holes}_{name}"), |b| {
                 b.iter(|| searcher.search(&game, &mut rng))

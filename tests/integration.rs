@@ -49,6 +49,7 @@ mod run_rows;
 #[path = "safe_writes/main.rs"]
 mod safe_writes;
 mod shard;
+mod skill;
 mod solver;
 mod start_solve;
 mod statistics;

@@ -55,6 +55,7 @@ impl AgentSpec {
             rave,
             grave_ref,
             reuse,
+            per_legal_move,
             seed,
         } = *self
         else {
@@ -79,6 +80,7 @@ impl AgentSpec {
                 rave: nonnegative(rave),
                 grave_ref,
                 reuse,
+                per_legal_move,
             })
             .with_seed(seed),
         )

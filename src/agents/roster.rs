@@ -210,6 +210,7 @@ fn fields_of(kind: &str) -> &'static [FieldSpec] {
             ("rave", Type::Number, false, "a number at least 0"),
             ("grave_ref", Type::Count, false, "an integer at least 0"),
             ("reuse", Type::Flag, false, "true or false"),
+            ("per_legal_move", Type::Flag, false, "true or false"),
             (
                 "seed",
                 Type::Count,
@@ -466,7 +467,7 @@ mod tests {
             (
                 "mcts",
                 "iterations = 7\nexploration = 0.5\nrollout = \"greedy\"\nrollout_cap = 9\n\
-                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true\nseed = 4",
+                 solver = true\nprogressive_bias = 0.5\nrave = 100.0\ngrave_ref = 50\nreuse = true\nper_legal_move = true\nseed = 4",
             ),
         ];
         for (kind, body) in full {

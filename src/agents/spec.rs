@@ -84,6 +84,11 @@ pub enum AgentSpec {
         /// Keep the searched tree between the moves of a game (default off).
         #[serde(default, skip_serializing_if = "is_default")]
         reuse: bool,
+        /// `iterations` counts playouts per legal move: a position with k
+        /// legal moves is searched with `iterations x k` playouts, the budget
+        /// of Ludii's SkillTrace (default off).
+        #[serde(default, skip_serializing_if = "is_default")]
+        per_legal_move: bool,
         /// The agent's own stream of the game's generator: another seed,
         /// other play, each reproducible (default: none, the game's stream;
         /// see `seeding::with_own_stream`).
@@ -303,16 +308,23 @@ impl AgentSpec {
                 progressive_bias,
                 rave,
                 reuse,
+                per_legal_move,
                 ..
             } => {
-                let nodes = 1 + u64::from(iterations) * u64::from(holes.max(1));
+                // With `per_legal_move`, at most `holes` times the playouts.
+                let iterations = if per_legal_move {
+                    u64::from(iterations) * u64::from(holes.max(1))
+                } else {
+                    u64::from(iterations)
+                };
+                let nodes = 1 + iterations * u64::from(holes.max(1));
                 let mut node_bytes = crate::agents::mcts::NODE_BYTES as u64;
                 if progressive_bias > 0.0 {
                     node_bytes += 4;
                 }
                 let mut bytes = nodes.saturating_mul(node_bytes);
                 if rave > 0.0 {
-                    let slots = u64::from(iterations) * 2 * u64::from(holes.max(1));
+                    let slots = iterations * 2 * u64::from(holes.max(1));
                     bytes = bytes.saturating_add(
                         slots.saturating_mul(crate::agents::mcts::AMAF_BYTES as u64),
                     );
@@ -413,6 +425,7 @@ impl fmt::Display for AgentSpec {
                 rave,
                 grave_ref,
                 reuse,
+                per_legal_move,
                 seed,
             } => {
                 write!(
@@ -438,6 +451,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if reuse {
                     f.write_str(" reuse=true")?;
+                }
+                if per_legal_move {
+                    f.write_str(" per_legal_move=true")?;
                 }
                 if let Some(seed) = seed {
                     write!(f, " seed={seed}")?;
@@ -492,6 +508,7 @@ mod tests {
             rave: 0.0,
             grave_ref: 0,
             reuse: false,
+            per_legal_move: false,
             seed: None,
         };
         let measured = 100 << 20;
@@ -499,6 +516,15 @@ mod tests {
         assert!(
             estimate > measured / 2 && estimate < measured * 2,
             "{estimate}"
+        );
+        // Per legal move: at most `holes` legal moves, so six times the tree.
+        let mut per_move = mcts(50_000);
+        if let AgentSpec::Mcts { per_legal_move, .. } = &mut per_move {
+            *per_legal_move = true;
+        }
+        assert_eq!(
+            per_move.memory_per_instance(6),
+            mcts(300_000).memory_per_instance(6)
         );
         assert_eq!(AgentSpec::Greedy.memory_per_instance(6), 0);
         let alphabeta = AgentSpec::Alphabeta {

@@ -23,6 +23,7 @@ mod replay_cmd;
 mod report_cmd;
 mod run_cmd;
 mod session;
+mod skill_cmd;
 mod solve_cmd;
 mod solve_start;
 mod start_values;
@@ -65,6 +66,8 @@ enum Command {
     Export(export_cmd::ExportArgs),
     /// Redraw summary.json, report.md and the charts from DIR/games.csv.
     Report(report_cmd::ReportArgs),
+    /// What a deeper search is worth on each board, from ladder runs: Elo per rung, skill chain, SkillTrace.
+    Skill(skill_cmd::SkillArgs),
     /// Build endgame tables by retrograde analysis.
     Solve(solve_cmd::SolveArgs),
     /// Print a position's exact value and best moves from the tables.
@@ -172,6 +175,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay_cmd::replay(args),
         Command::Export(args) => export_cmd::export(args),
         Command::Report(args) => report_cmd::report(args),
+        Command::Skill(args) => skill_cmd::skill(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::StartValues(args) => start_values::start_values(args),
         Command::Probe(args) => solve_cmd::probe(args),

@@ -24,6 +24,7 @@ mod rounds_md;
 mod rounds_summary;
 pub(crate) mod run_tallies;
 mod setting_summary;
+pub mod skill_study;
 mod sprt_summary;
 mod standings;
 mod summary;

@@ -10,7 +10,8 @@
 //! length; and the pair-aware figures, pure functions of counts: the score
 //! estimate with Elo, nElo and LOS (`elo`), the SPRT (`sprt`), the
 //! pair-clustered mean (`cluster`) and the normal distribution function
-//! they share (`normal`).
+//! they share (`normal`); and the measures of a skill ladder (`skill`,
+//! `skill_trace`).
 
 mod cluster;
 pub(crate) mod distinct;
@@ -24,6 +25,8 @@ pub(crate) mod outcomes;
 pub(crate) mod pairing;
 pub(crate) mod ratings;
 pub(crate) mod setting;
+pub(crate) mod skill;
+pub(crate) mod skill_trace;
 pub(crate) mod sprt;
 pub(crate) mod tally;
 mod units;
@@ -39,6 +42,8 @@ pub use outcomes::{Pentanomial, Wdl};
 pub use pairing::{pairings, GroupGames, PairingStats};
 pub use ratings::{bradley_terry, elo_from_logit, Rating, RatingTable};
 pub use setting::Setting;
+pub use skill::{skill_chain, spans, summed_elo, Separation, Span, Step, StepKind};
+pub use skill_trace::{skill_trace, SkillTrace};
 pub use sprt::{
     llr_logistic, llr_normalized, Sprt, SprtConfig, SprtDecision, SprtError, SprtModel, SprtStatus,
     MAX_SPRT_ELO,

@@ -77,6 +77,9 @@ pub struct MctsOptions {
     pub grave_ref: u32,
     /// Keep the subtree of the position reached between moves (`reuse`).
     pub reuse: bool,
+    /// `iterations` is per legal move (`per_legal_move`): k legal moves get
+    /// `iterations x k` playouts, as Ludii's SkillTrace budgets its UCT.
+    pub per_legal_move: bool,
 }
 
 impl MctsOptions {
@@ -206,8 +209,14 @@ impl Mcts {
             self.fresh_tree(game);
         }
         let mut path = Vec::with_capacity(64);
+        let budget = if self.options.per_legal_move {
+            let legal = game.legal_moves().len().max(1) as u64;
+            (u64::from(self.params.iterations) * legal).min(u64::from(u32::MAX)) as u32
+        } else {
+            self.params.iterations
+        };
         let mut iterations = 0;
-        while iterations < self.params.iterations {
+        while iterations < budget {
             if self.options.solver && self.nodes[0].proof != Proof::Unknown {
                 break;
             }
@@ -516,6 +525,29 @@ mod tests {
         assert_eq!(mcts.amaf_at.len(), mcts.nodes.len());
         let expanded = mcts.nodes.iter().filter(|n| n.expanded).count();
         assert_eq!(mcts.amaf.len(), expanded * 12);
+    }
+
+    /// `per_legal_move` multiplies the playouts by the legal moves of the
+    /// position searched (Ludii's SkillTrace budget): 6 at the start of 2x6,
+    /// 2 where only two holes can be sown; without it the count is as given.
+    #[test]
+    fn per_legal_move_multiplies_the_playouts_by_the_legal_moves() {
+        let rules = Rules::new(Variant::Ii).with_board(6, 4).expect("valid");
+        let per_move = MctsOptions {
+            per_legal_move: true,
+            ..MctsOptions::default()
+        };
+        let start = Game::new(rules);
+        let mut rng = AgentRng::seed_from_u64(1);
+        let info = searcher(10, per_move).search_info(&start, &mut rng);
+        assert_eq!(info.iterations, 60);
+        let info = searcher(10, MctsOptions::default()).search_info(&start, &mut rng);
+        assert_eq!(info.iterations, 10);
+        let pos: Position = "0,0,0,0,3,5/4,4,4,4,4,4 S 8-8".parse().expect("valid");
+        let two = Game::from_position(rules, pos);
+        assert_eq!(two.legal_moves().len(), 2);
+        let info = searcher(10, per_move).search_info(&two, &mut rng);
+        assert_eq!(info.iterations, 20);
     }
 
     /// A seed draws the search's random numbers from a stream of its own:

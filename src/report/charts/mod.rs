@@ -14,6 +14,7 @@ mod heatmap;
 mod legend;
 mod lengths;
 mod ratings;
+pub(crate) mod skill_chart;
 mod start_values;
 mod svg_font;
 mod text;
