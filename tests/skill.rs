@@ -1,7 +1,8 @@
 //! `hoyito skill`: the skill study of ladder runs. Its ratings are the
 //! report's Bradley-Terry ratings (on a chain they are the summed steps), a
 //! depth ladder gives its Elo per rung, a doubling UCT ladder its
-//! SkillTrace, and what is not a finished ladder run is refused by name.
+//! SkillTrace, its cost comes from `timings.csv`, and what is not a
+//! finished ladder run is refused by name.
 
 use std::fs;
 use std::path::Path;
@@ -131,8 +132,13 @@ fn a_depth_ladder_gives_its_elo_per_rung_and_the_reports_ratings() {
         let split = penta[2] as f64 / penta.iter().sum::<u64>() as f64;
         assert!((step["split"]["value"].as_f64().expect("share") - split).abs() < 1e-12);
     }
+    let cost = &study["runs"][0]["cost"];
+    assert_eq!(cost["threads"].as_u64(), Some(2));
+    assert!(cost["worker_seconds"].as_f64() > Some(0.0));
+    assert_eq!(cost["boards"][0]["holes"].as_u64(), Some(6));
     let md = fs::read_to_string(out.join("skill.md")).expect("written");
     assert!(md.contains("| ii | 2x6 | d1 → d4 |"), "{md}");
+    assert!(md.contains("| depth-ladder | "), "{md}");
     let png = fs::metadata(out.join("charts/elo_per_rung.png")).expect("drawn");
     assert!(png.len() > 10_000);
 }
@@ -191,8 +197,9 @@ per_legal_move = true
     assert!(md.contains("## Ludii's SkillTrace"), "{md}");
 }
 
-/// A run that is not a ladder, a directory without a run, and no directory
-/// at all are refused, each naming what is wrong.
+/// A run that is not a ladder, a directory without a run, a `timings.csv`
+/// that does not read, and no directory at all are refused, each naming
+/// what is wrong.
 #[test]
 fn what_is_not_a_ladder_run_is_refused_by_name() {
     let dir = scratch("skill-refused");
@@ -206,6 +213,14 @@ fn what_is_not_a_ladder_run_is_refused_by_name() {
     fs::create_dir_all(&empty).expect("a directory");
     let err = one_line_error(&["skill", s(&empty), "--out", s(&out)]);
     assert!(err.contains("experiment.toml"), "{err}");
+    let second = dir.join("ladder");
+    fs::create_dir_all(&second).expect("a directory");
+    let ladder = run(&second, DEPTH_LADDER);
+    let timings = ladder.join("timings.csv");
+    let text = fs::read_to_string(&timings).expect("written");
+    fs::write(&timings, text.replacen(",2,", ",two,", 1)).expect("writable");
+    let err = one_line_error(&["skill", s(&ladder), "--out", s(&out)]);
+    assert!(err.contains("timings.csv, line 2: threads"), "{err}");
     let none = hoyito(&["skill"]);
     assert_eq!(none.status.code(), Some(2));
 }

@@ -74,6 +74,16 @@ pub enum SkillError {
         /// The lower rung.
         lower: String,
     },
+    /// A run's `timings.csv` does not read.
+    #[error("{}, line {line}: {message}", path.display())]
+    Timings {
+        /// The file.
+        path: PathBuf,
+        /// The line, counted from 1 (the header is line 1).
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
     /// No run was given.
     #[error("no run directory given")]
     NoRun,
@@ -114,6 +124,100 @@ pub struct StudyRun {
     pub decided: bool,
     /// The rungs, lowest first.
     pub rungs: Vec<String>,
+    /// What the run cost, from its `timings.csv` (`None` without one).
+    pub cost: Option<RunCost>,
+}
+
+/// What a run cost, summed over its sittings (a resumed run appends rows).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunCost {
+    /// Wall-clock seconds, summed over the sittings.
+    pub wall_seconds: f64,
+    /// The most worker threads of a sitting.
+    pub threads: u64,
+    /// Worker seconds, summed over every block: the CPU time of the games.
+    pub worker_seconds: f64,
+    /// Worker seconds per variant and board, in the order first met.
+    pub boards: Vec<BoardCost>,
+}
+
+/// Worker seconds of one variant and board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardCost {
+    /// Which Hoyito.
+    pub variant: String,
+    /// Holes per row.
+    pub holes: u8,
+    /// Worker seconds of its games.
+    pub worker_seconds: f64,
+}
+
+/// The cost of the run in `dir` from its `timings.csv`; `None` when there
+/// is none, an error naming the file and line when it does not read.
+pub fn read_cost(dir: &Path) -> Result<Option<RunCost>, SkillError> {
+    let path = dir.join("timings.csv");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bad = |line: u64, message: String| SkillError::Timings {
+        path: path.clone(),
+        line,
+        message,
+    };
+    let mut reader = csv::Reader::from_path(&path).map_err(|e| bad(1, e.to_string()))?;
+    let mut cost = RunCost {
+        wall_seconds: 0.0,
+        threads: 0,
+        worker_seconds: 0.0,
+        boards: Vec::new(),
+    };
+    let mut sittings: Vec<u64> = Vec::new();
+    for (k, record) in reader.records().enumerate() {
+        let line = k as u64 + 2;
+        let record = record.map_err(|e| bad(line, e.to_string()))?;
+        let field = |i: usize, name: &str| {
+            record
+                .get(i)
+                .ok_or_else(|| bad(line, format!("no column {name}")))
+        };
+        let number = |i: usize, name: &str| -> Result<f64, SkillError> {
+            field(i, name)?
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| {
+                    bad(
+                        line,
+                        format!("{name} is not a number of seconds or threads"),
+                    )
+                })
+        };
+        let first = number(0, "run_first_game")? as u64;
+        let threads = number(1, "threads")? as u64;
+        let wall = number(2, "wall_seconds")?;
+        let variant = field(3, "variant")?.to_string();
+        let holes = number(4, "holes")? as u8;
+        let worker = number(8, "worker_seconds")?;
+        if !sittings.contains(&first) {
+            sittings.push(first);
+            cost.wall_seconds += wall;
+        }
+        cost.threads = cost.threads.max(threads);
+        cost.worker_seconds += worker;
+        match cost
+            .boards
+            .iter_mut()
+            .find(|b| b.variant == variant && b.holes == holes)
+        {
+            Some(b) => b.worker_seconds += worker,
+            None => cost.boards.push(BoardCost {
+                variant,
+                holes,
+                worker_seconds: worker,
+            }),
+        }
+    }
+    Ok(Some(cost))
 }
 
 /// One rung's rating: Elo above the ladder's lowest rung, with its 95%
@@ -315,6 +419,7 @@ pub fn read_run(dir: &Path) -> Result<(StudyRun, Vec<Ladder>), SkillError> {
         book: experiment.openings.book.is_some() || !experiment.openings.books.is_empty(),
         decided: experiment.adjudication.decided,
         rungs,
+        cost: read_cost(dir)?,
     };
     Ok((run, ladders))
 }
@@ -482,6 +587,30 @@ pub fn skill_markdown(study: &SkillStudy) -> String {
             run.rungs.join(", ")
         );
     }
+    if study.runs.iter().any(|r| r.cost.is_some()) {
+        md.push_str(
+            "\nWhat the runs cost (`timings.csv`): wall time summed over sittings, worker \
+             (CPU) seconds of the games; charts and reports not included.\n\n\
+             | run | wall | threads | CPU | CPU by board |\n|---|--:|--:|--:|---|\n",
+        );
+        for run in &study.runs {
+            let Some(cost) = &run.cost else { continue };
+            let boards: Vec<String> = cost
+                .boards
+                .iter()
+                .map(|b| format!("{} 2x{} {}", b.variant, b.holes, duration(b.worker_seconds)))
+                .collect();
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} |",
+                run.name,
+                duration(cost.wall_seconds),
+                cost.threads,
+                duration(cost.worker_seconds),
+                boards.join(", ")
+            );
+        }
+    }
     let with = |part: &str| study.ladders.iter().any(|l| l.span(part).is_some());
     if with("depth") || with("nodes") {
         md.push_str(
@@ -628,6 +757,19 @@ pub fn skill_markdown(study: &SkillStudy) -> String {
          through the random opening; a pair that repeats an earlier one is counted once.\n",
     );
     md
+}
+
+/// Seconds as `1 h 02 min`, `3 min 04 s` or `12 s`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    if s >= 3600 {
+        let minutes = (s + 30) / 60;
+        format!("{} h {:02} min", minutes / 60, minutes % 60)
+    } else if s >= 60 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{s} s")
+    }
 }
 
 /// A step's Elo: its interval is asymmetric (the Elo of each end of the
