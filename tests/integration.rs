@@ -55,6 +55,7 @@ mod start_solve;
 mod statistics;
 mod tables;
 mod tune;
+mod twins;
 
 /// Cargo no longer finds test files by itself (`autotests = false`): every
 /// `tests/NAME.rs` and `tests/NAME/main.rs` must be a module of this file.

@@ -224,3 +224,24 @@ fn what_is_not_a_ladder_run_is_refused_by_name() {
     let none = hoyito(&["skill"]);
     assert_eq!(none.status.code(), Some(2));
 }
+
+/// The committed study (`reports/skill/`) is what `hoyito skill` makes of
+/// the committed runs' games, byte for byte: no figure of it was edited by
+/// hand or drawn from other games.
+#[test]
+fn the_committed_skill_study_is_what_its_games_give() {
+    let out = scratch("skill-committed");
+    let runs = ["skill", "skill-trace", "skill-boards"].map(|r| format!("reports/skill/runs/{r}"));
+    let mut args: Vec<&str> = vec!["skill"];
+    args.extend(runs.iter().map(String::as_str));
+    args.extend(["--out", s(&out)]);
+    run_ok(&args);
+    for file in ["skill.json", "skill.md"] {
+        let committed = fs::read_to_string(Path::new("reports/skill").join(file)).expect(file);
+        let made = fs::read_to_string(out.join(file)).expect(file);
+        assert!(
+            committed == made,
+            "reports/skill/{file} differs from what its games give"
+        );
+    }
+}

@@ -33,6 +33,11 @@ pub struct RunOutputArgs {
     /// Print the standings every N games (0 = only at the end) [default: about ten times a run].
     #[arg(long, value_name = "N")]
     pub report_every: Option<u64>,
+    /// Play both games of a pair whose seats hold one deterministic agent,
+    /// instead of recording the second from the first: the same records,
+    /// twice the time (to check or time the shortcut).
+    #[arg(long)]
+    pub play_twins: bool,
 }
 
 impl RunOutputArgs {
@@ -41,6 +46,7 @@ impl RunOutputArgs {
     pub fn plan(&self, experiment: Experiment, source: String, shard: Option<Shard>) -> RunPlan {
         let mut plan = RunPlan::new(experiment, source, self.out.clone(), shard);
         plan.force = self.force;
+        plan.twin_shortcut = !self.play_twins;
         plan
     }
 }

@@ -19,7 +19,7 @@ pub struct SkillArgs {
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Where to write `skill.json`, `skill.md` and `charts/`.
-    #[arg(long, default_value = "reports/skill")]
+    #[arg(long, value_name = "PATH", default_value = "reports/skill")]
     out: PathBuf,
 }
 

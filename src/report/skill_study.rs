@@ -164,7 +164,11 @@ pub fn read_cost(dir: &Path) -> Result<Option<RunCost>, SkillError> {
         line,
         message,
     };
-    let mut reader = csv::Reader::from_path(&path).map_err(|e| bad(1, e.to_string()))?;
+    // Files begun before the reused games were counted have nine columns.
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(&path)
+        .map_err(|e| bad(1, e.to_string()))?;
     let mut cost = RunCost {
         wall_seconds: 0.0,
         threads: 0,

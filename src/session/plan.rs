@@ -26,6 +26,9 @@ pub struct RunPlan {
     /// Seats for agents a spec cannot build (Python callables); the
     /// roster's seats for the others.
     pub seats: Option<Arc<dyn SeatMaker>>,
+    /// Record a pair's second game from its first when both seats hold one
+    /// deterministic agent (the same games, half the time); on by default.
+    pub twin_shortcut: bool,
 }
 
 impl RunPlan {
@@ -56,6 +59,7 @@ impl RunPlan {
             force: false,
             shard,
             seats: None,
+            twin_shortcut: true,
         }
     }
 }

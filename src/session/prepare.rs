@@ -147,11 +147,14 @@ impl Session {
             force,
             shard,
             seats,
+            twin_shortcut,
         } = plan;
         if shard.is_some() {
             check_shardable(&experiment, &source)?;
         }
-        let mut lineup = Lineup::new(experiment.agent_specs()).with_log_dir(out.join("agents"));
+        let mut lineup = Lineup::new(experiment.agent_specs())
+            .with_log_dir(out.join("agents"))
+            .with_twin_shortcut(twin_shortcut);
         if let Some(seats) = seats {
             lineup = lineup.with_seats(seats);
         }

@@ -41,6 +41,9 @@ pub struct Lineup {
     agents: Vec<(String, AgentSpec)>,
     log_dir: Option<PathBuf>,
     seats: Option<Arc<dyn SeatMaker>>,
+    /// Whether a pair's second game between two seats of one deterministic
+    /// agent is recorded from its first instead of played (on by default).
+    twin_shortcut: bool,
 }
 
 impl fmt::Debug for Lineup {
@@ -49,6 +52,7 @@ impl fmt::Debug for Lineup {
             .field("agents", &self.agents)
             .field("log_dir", &self.log_dir)
             .field("seats", &self.seats.as_ref().map(|_| "a seat maker"))
+            .field("twin_shortcut", &self.twin_shortcut)
             .finish()
     }
 }
@@ -107,7 +111,27 @@ impl Lineup {
             agents,
             log_dir: None,
             seats: None,
+            twin_shortcut: true,
         }
+    }
+
+    /// The same lineup, with the twin shortcut on or off (see
+    /// [`Lineup::twins`]); off plays every game, to check that the shortcut
+    /// changes nothing or to time what it saves.
+    pub fn with_twin_shortcut(mut self, on: bool) -> Lineup {
+        self.twin_shortcut = on;
+        self
+    }
+
+    /// Whether a game with agents `south` and `north` is its pair's twin:
+    /// both seats hold one deterministic agent ([`AgentSpec::deterministic`])
+    /// with the same settings, so that the pair's second game, from the same
+    /// opening, is its first move for move, and is recorded from it instead
+    /// of played. False when the shortcut is off, or when the lineup has a
+    /// seat maker (it may seat anything in place of the spec).
+    pub fn twins(&self, south: usize, north: usize) -> bool {
+        let (a, b) = (&self.agents[south].1, &self.agents[north].1);
+        self.twin_shortcut && self.seats.is_none() && a == b && a.deterministic()
     }
 
     /// The same lineup, with `seats` seating the agents it makes (the

@@ -90,6 +90,9 @@ pub struct RecordSinks<'a> {
 pub struct BlockTimes {
     /// Block index to (games, summed worker time).
     pub blocks: BTreeMap<usize, (u64, Duration)>,
+    /// Block index to the games of it recorded from their pair's first game
+    /// (twins: [`Lineup::twins`]) instead of played; counted in `blocks` too.
+    pub reused: BTreeMap<usize, u64>,
 }
 
 impl BlockTimes {
@@ -97,6 +100,20 @@ impl BlockTimes {
         let entry = self.blocks.entry(block).or_default();
         entry.0 += games;
         entry.1 += time;
+    }
+
+    fn add_reused(&mut self, block: usize) {
+        *self.reused.entry(block).or_default() += 1;
+    }
+
+    /// Adds another's times to these.
+    pub fn merge(&mut self, other: &BlockTimes) {
+        for (&block, &(games, time)) in &other.blocks {
+            self.add(block, games, time);
+        }
+        for (&block, &games) in &other.reused {
+            *self.reused.entry(block).or_default() += games;
+        }
     }
 }
 
@@ -157,6 +174,52 @@ impl Chunk {
         self.forfeits.clear();
         self.complete = true;
         self.times = BlockTimes::default();
+    }
+
+    /// Records `scheduled` as the twin of the chunk's last game when it is
+    /// one: the second game of the same pair, both seats one deterministic
+    /// agent ([`Lineup::twins`]), the first game played to its end without a
+    /// forfeit. Its moves, outcome and measures are the first game's, its
+    /// row its own (id, seeds). Returns whether it did.
+    fn record_twin(
+        &mut self,
+        scheduled: &ScheduledGame,
+        lineup: &Lineup,
+        record_metrics: bool,
+    ) -> bool {
+        let Some(first) = self.played.last() else {
+            return false;
+        };
+        let partner = &first.scheduled;
+        let twin = partner.pair_id == scheduled.pair_id
+            && partner.game_id + 1 == scheduled.game_id
+            && self.ids.last() == Some(&partner.game_id)
+            && (partner.south, partner.north) == (scheduled.north, scheduled.south)
+            && lineup.twins(scheduled.south, scheduled.north)
+            && !matches!(self.forfeits.last(), Some(f) if f.game_id == partner.game_id);
+        if !twin {
+            return false;
+        }
+        let played = Played {
+            scheduled: *scheduled,
+            ..*first
+        };
+        let start = self
+            .moves_ends
+            .len()
+            .checked_sub(2)
+            .map_or(0, |k| self.moves_ends[k]);
+        let end = self.moves.len();
+        self.moves.extend_from_within(start..end);
+        self.moves_ends.push(self.moves.len());
+        if record_metrics {
+            let measures = *self.measures.last().expect("the first game's measures");
+            self.measures.push(measures);
+        }
+        self.played.push(played);
+        self.ids.push(scheduled.game_id);
+        self.times.add_reused(scheduled.block);
+        true
     }
 
     /// Makes the rows of the games in [`Chunk::played`] (their moves hash,
@@ -393,9 +456,12 @@ pub fn run_games<'a>(
         loop {
             let stopping = failure.is_some() || outcome.stopped.is_some() || interrupted(interrupt);
             while !stopping && !exhausted && submitted < next_write + window {
-                let size = match (unit, ids.peek()) {
-                    (2, _) | (_, None) => chunk,
-                    (_, Some(next)) => chunk - next % unit,
+                // Chunks end at a unit's end, so that a pair (and a match)
+                // is played by one worker: a pair's twin is recorded from
+                // its first game when both are in one chunk.
+                let size = match ids.peek() {
+                    None => chunk,
+                    Some(next) => chunk - next % unit,
                 };
                 let Some(runs) = ids.next_chunk(size) else {
                     exhausted = true;
@@ -473,9 +539,7 @@ pub fn run_games<'a>(
                         .filter(|f| last_written.is_some_and(|last| f.game_id <= last)),
                 );
                 watch.written(outcome.written);
-                for (block, (games, time)) in std::mem::take(&mut done.times.blocks) {
-                    outcome.times.add(block, games, time);
-                }
+                outcome.times.merge(&done.times);
                 done.clear();
                 spares
                     .lock()
@@ -615,6 +679,9 @@ fn play_chunk(
             block_start = (scheduled.block, 0, Instant::now());
         }
         block_start.1 += 1;
+        if !in_rounds && chunk.record_twin(&scheduled, work.lineup, options.record_metrics) {
+            continue;
+        }
         let opening = work.schedule.opening(&scheduled);
         let measures = options.record_metrics.then_some(&mut recorder);
         let (game, forfeit) = play_measured(

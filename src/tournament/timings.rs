@@ -3,7 +3,9 @@
 //! Times differ from machine to machine and from run to run, so they must not
 //! touch the records that are compared byte for byte. Each run (each resumption
 //! too) appends one row per (variant, board, pairing) block it played, with the
-//! worker time spent in the block, and the run's wall time and thread count.
+//! worker time spent in the block, the games of it recorded from their
+//! pair's first game instead of played (deterministic self-play twins), and
+//! the run's wall time and thread count.
 
 use std::io;
 use std::path::Path;
@@ -14,7 +16,7 @@ use super::runner::BlockTimes;
 use super::schedule::Schedule;
 use crate::records::safe_file::open_append_no_follow;
 
-const HEADER: [&str; 9] = [
+const HEADER: [&str; 10] = [
     "run_first_game",
     "threads",
     "wall_seconds",
@@ -24,6 +26,7 @@ const HEADER: [&str; 9] = [
     "agent_b",
     "games",
     "worker_seconds",
+    "games_reused",
 ];
 
 /// One run's timings.
@@ -49,13 +52,20 @@ pub fn append_timings(
 ) -> io::Result<()> {
     let file = open_append_no_follow(path)?;
     let is_new = file.metadata()?.len() == 0;
+    // A file begun before the reused games were counted keeps its nine
+    // columns, so that every row matches its header.
+    let columns = if is_new || header_has_reused(path)? {
+        HEADER.len()
+    } else {
+        HEADER.len() - 1
+    };
     let mut out = csv::Writer::from_writer(file);
     if is_new {
         out.write_record(HEADER)?;
     }
     for (&block, &(games, time)) in &run.blocks.blocks {
         let (variant, holes, (a, b)) = schedule.block(block);
-        out.write_record([
+        let record = [
             run.first_game.to_string(),
             run.threads.to_string(),
             format!("{:.3}", run.wall.as_secs_f64()),
@@ -65,7 +75,23 @@ pub fn append_timings(
             lineup.name(b).to_string(),
             games.to_string(),
             format!("{:.3}", time.as_secs_f64()),
-        ])?;
+            run.blocks
+                .reused
+                .get(&block)
+                .copied()
+                .unwrap_or(0)
+                .to_string(),
+        ];
+        out.write_record(&record[..columns])?;
     }
     out.flush()
+}
+
+/// Whether the header line of the timings file at `path` names the reused
+/// games column.
+fn header_has_reused(path: &Path) -> io::Result<bool> {
+    use std::io::BufRead;
+    let mut line = String::new();
+    io::BufReader::new(std::fs::File::open(path)?).read_line(&mut line)?;
+    Ok(line.trim_end().ends_with(HEADER[HEADER.len() - 1]))
 }
