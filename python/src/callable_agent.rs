@@ -195,6 +195,10 @@ impl SeatMaker for PythonSeats {
             caller: None,
         })))
     }
+
+    fn seats_agent(&self, index: usize) -> bool {
+        self.agents.contains_key(&index)
+    }
 }
 
 /// The spec saved for a Python agent: an external agent that names the

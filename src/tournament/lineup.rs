@@ -63,6 +63,12 @@ pub trait SeatMaker: Send + Sync {
     /// A player for agent `index` of the lineup, or `None` for the
     /// roster's own (built from its spec).
     fn seat(&self, index: usize) -> Option<Seat>;
+
+    /// Whether it seats agent `index` itself (its spec then says nothing of
+    /// how it plays). Every agent, unless the maker says which.
+    fn seats_agent(&self, _index: usize) -> bool {
+        true
+    }
 }
 
 /// What an idle external agent in the pool is for: the same name, spec and
@@ -127,11 +133,12 @@ impl Lineup {
     /// both seats hold one deterministic agent ([`AgentSpec::deterministic`])
     /// with the same settings, so that the pair's second game, from the same
     /// opening, is its first move for move, and is recorded from it instead
-    /// of played. False when the shortcut is off, or when the lineup has a
-    /// seat maker (it may seat anything in place of the spec).
+    /// of played. False when the shortcut is off, or when the seat maker
+    /// seats either agent (it may seat anything in place of the spec).
     pub fn twins(&self, south: usize, north: usize) -> bool {
         let (a, b) = (&self.agents[south].1, &self.agents[north].1);
-        self.twin_shortcut && self.seats.is_none() && a == b && a.deterministic()
+        let made = |i| self.seats.as_ref().is_some_and(|m| m.seats_agent(i));
+        self.twin_shortcut && !made(south) && !made(north) && a == b && a.deterministic()
     }
 
     /// The same lineup, with `seats` seating the agents it makes (the
@@ -272,5 +279,55 @@ impl Seat {
         if let Some(agent) = self.agent() {
             agent.game_over(game);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seats agent 1 (a Python callable, say) and no other.
+    struct SeatsOne(bool);
+
+    impl SeatMaker for SeatsOne {
+        fn seat(&self, index: usize) -> Option<Seat> {
+            (index == 1).then_some(Seat::Random)
+        }
+
+        fn seats_agent(&self, index: usize) -> bool {
+            !self.0 || index == 1
+        }
+    }
+
+    fn lineup() -> Lineup {
+        let depth = |d| AgentSpec::Alphabeta {
+            depth: Some(d),
+            nodes: None,
+            time_ms: None,
+            eval: Default::default(),
+            search: Default::default(),
+        };
+        Lineup::new(vec![
+            ("d3".into(), depth(3)),
+            ("d3-again".into(), depth(3)),
+            ("d4".into(), depth(4)),
+            ("greedy".into(), AgentSpec::Greedy),
+        ])
+    }
+
+    /// Twins are two seats of one deterministic spec: not two specs, not a
+    /// generator's agent, not with the shortcut off, and not an agent that
+    /// a seat maker seats (or may seat: a maker that does not say which).
+    #[test]
+    fn twins_are_two_seats_of_one_deterministic_spec_the_roster_seats() {
+        let l = lineup();
+        assert!(l.twins(0, 0) && l.twins(0, 1) && l.twins(2, 2));
+        assert!(!l.twins(0, 2) && !l.twins(3, 3));
+        assert!(!lineup().with_twin_shortcut(false).twins(0, 0));
+        let told = lineup().with_seats(Arc::new(SeatsOne(true)));
+        assert!(told.twins(0, 0) && told.twins(2, 2));
+        assert!(!told.twins(1, 1) && !told.twins(0, 1));
+        let untold = lineup().with_seats(Arc::new(SeatsOne(false)));
+        assert!(!untold.twins(0, 0));
     }
 }
