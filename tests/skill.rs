@@ -231,7 +231,8 @@ fn what_is_not_a_ladder_run_is_refused_by_name() {
 #[test]
 fn the_committed_skill_study_is_what_its_games_give() {
     let out = scratch("skill-committed");
-    let runs = ["skill", "skill-trace", "skill-boards"].map(|r| format!("reports/skill/runs/{r}"));
+    let runs = ["skill", "skill-trace", "skill-boards", "skill-book"]
+        .map(|r| format!("reports/skill/runs/{r}"));
     let mut args: Vec<&str> = vec!["skill"];
     args.extend(runs.iter().map(String::as_str));
     args.extend(["--out", s(&out)]);

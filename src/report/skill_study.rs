@@ -507,20 +507,28 @@ fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), SkillError> {
     fs::rename(&staging, path).map_err(|e| write(path, e))
 }
 
-/// The chart's series: per variant, the depth span's Elo per rung on each
-/// board that has one, and its upper half's.
+/// The chart's series: per variant, on each board that has one, the Elo
+/// per rung of its longest depth span, and of that span's upper half.
 pub fn elo_per_rung_series(study: &SkillStudy) -> Vec<RungSeries> {
     Variant::ALL
         .into_iter()
         .filter_map(|variant| {
-            let mut points: Vec<(u8, Interval, Option<Interval>)> = study
-                .ladders
-                .iter()
-                .filter(|l| l.variant == variant)
-                .filter_map(|l| {
-                    let span = l.span("depth")?;
-                    Some((l.holes, span.per_step?, span.upper_half))
-                })
+            // Per board, the longest depth span (a control that plays only
+            // the upper rungs, from books, is not drawn beside the ladder).
+            let mut longest: Vec<(u8, &Span)> = Vec::new();
+            for l in study.ladders.iter().filter(|l| l.variant == variant) {
+                let Some(span) = l.span("depth") else {
+                    continue;
+                };
+                match longest.iter_mut().find(|(h, _)| *h == l.holes) {
+                    Some(kept) if kept.1.steps < span.steps => kept.1 = span,
+                    Some(_) => {}
+                    None => longest.push((l.holes, span)),
+                }
+            }
+            let mut points: Vec<(u8, Interval, Option<Interval>)> = longest
+                .into_iter()
+                .filter_map(|(holes, span)| Some((holes, span.per_step?, span.upper_half)))
                 .collect();
             points.sort_by_key(|p| p.0);
             (!points.is_empty()).then_some((variant, points))

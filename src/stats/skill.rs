@@ -22,8 +22,10 @@
 //!   successive rungs, from the lowest, each beat the one below at 95% (the
 //!   score interval above 1/2); and how many steps of the whole ladder do.
 //!
-//! A step whose score sits at an edge (every pair won, or no spread) has no
-//! finite logit; a span through it has no finite Elo and says so.
+//! A step that won (or lost) every pair has no finite logit; a span through
+//! it has no finite Elo and says so. A step whose pairs all scored alike
+//! (every pair split, say) has no spread: its standard error is read from
+//! the report's interval for it, Wilson's over the pairs.
 
 use serde::Serialize;
 
@@ -148,12 +150,19 @@ impl Step {
         } else {
             Separation::Not
         };
-        let logit = (!estimate.edge && s > 0.0 && s < 1.0).then(|| {
-            (
-                (s / (1.0 - s)).ln(),
-                estimate.standard_error / (s * (1.0 - s)),
-            )
-        });
+        let logit_of = |p: f64| (p / (1.0 - p)).ln();
+        let (low, high) = (estimate.score.low, estimate.score.high);
+        let logit = if s <= 0.0 || s >= 1.0 {
+            None
+        } else if !estimate.edge {
+            Some((logit_of(s), estimate.standard_error / (s * (1.0 - s))))
+        } else if low > 0.0 && high < 1.0 {
+            // Every pair scored alike (no spread): the report's interval is
+            // Wilson's, and the standard error is read from its ends.
+            Some((logit_of(s), (logit_of(high) - logit_of(low)) / (2.0 * Z95)))
+        } else {
+            None
+        };
         Step {
             upper: upper.to_string(),
             lower: lower.to_string(),
@@ -347,6 +356,20 @@ mod tests {
         assert!((two.high - two.value - half).abs() < 1e-9);
         let one_b = summed_elo(std::slice::from_ref(&b)).expect("finite");
         assert!(two.high - two.low < (one.high - one.low) + (one_b.high - one_b.low));
+    }
+
+    /// A step whose every pair split has Elo 0 and the width of the
+    /// report's Wilson interval, not a point.
+    #[test]
+    fn a_step_without_spread_keeps_the_reports_interval() {
+        let split = step(DEPTH, [0, 0, 50, 0, 0]);
+        let (logit, se) = split.logit.expect("finite");
+        assert_eq!(logit, 0.0);
+        let half = (split.score.high / (1.0 - split.score.high)).ln();
+        assert!((se * Z95 - half).abs() < 1e-9 && se > 0.0);
+        let spans = spans(&[split]);
+        let elo = spans[0].elo.expect("finite");
+        assert!(elo.low < 0.0 && elo.high > 0.0);
     }
 
     /// A sweep has no finite logit, so a span through it has no Elo.
