@@ -39,14 +39,9 @@ use super::games_csv::tally_games_csv;
 /// What can stop a skill study.
 #[derive(Debug, Error)]
 pub enum SkillError {
-    /// A run's `experiment.toml` does not read.
-    #[error("{}", path.display())]
-    Experiment {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: ConfigError,
-    },
+    /// A run's `experiment.toml` does not read (the error names the file).
+    #[error(transparent)]
+    Experiment(ConfigError),
     /// A run is not a ladder.
     #[error("{} is a {format} run, not a ladder (`format = \"ladder\"`)", dir.display())]
     NotLadder {
@@ -333,8 +328,7 @@ fn same_but_iterations(a: &AgentSpec, b: &AgentSpec) -> bool {
 /// The ladders of one run directory.
 pub fn read_run(dir: &Path) -> Result<(StudyRun, Vec<Ladder>), SkillError> {
     let path = dir.join(EXPERIMENT_FILE);
-    let experiment =
-        Experiment::load(&path).map_err(|source| SkillError::Experiment { path, source })?;
+    let experiment = Experiment::load(&path).map_err(SkillError::Experiment)?;
     if experiment.tournament.format != Format::Ladder {
         return Err(SkillError::NotLadder {
             dir: dir.to_path_buf(),
