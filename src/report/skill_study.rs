@@ -20,7 +20,7 @@ use thiserror::Error;
 
 use crate::agents::spec::AgentSpec;
 use crate::engine::rules::Variant;
-use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE};
+use crate::records::run_files::{EXPERIMENT_FILE, GAMES_FILE, TIMINGS_FILE};
 use crate::stats::elo::{Interval, ScoreEstimate};
 use crate::stats::outcomes::Pentanomial;
 use crate::stats::pairing::pairings;
@@ -30,6 +30,7 @@ use crate::stats::wilson::Proportion;
 use crate::tournament::config::error::ConfigError;
 use crate::tournament::config::experiment::Experiment;
 use crate::tournament::config::tournament_config::Format;
+use crate::tournament::timings::read_timings;
 
 use super::charts::skill_chart::{draw_elo_per_rung, RungSeries};
 use super::error::ReportError;
@@ -150,20 +151,15 @@ pub struct BoardCost {
 /// The cost of the run in `dir` from its `timings.csv`; `None` when there
 /// is none, an error naming the file and line when it does not read.
 pub fn read_cost(dir: &Path) -> Result<Option<RunCost>, SkillError> {
-    let path = dir.join("timings.csv");
+    let path = dir.join(TIMINGS_FILE);
     if !path.exists() {
         return Ok(None);
     }
-    let bad = |line: u64, message: String| SkillError::Timings {
+    let rows = read_timings(&path).map_err(|(line, message)| SkillError::Timings {
         path: path.clone(),
         line,
         message,
-    };
-    // Files begun before the reused games were counted have nine columns.
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(&path)
-        .map_err(|e| bad(1, e.to_string()))?;
+    })?;
     let mut cost = RunCost {
         wall_seconds: 0.0,
         threads: 0,
@@ -171,48 +167,23 @@ pub fn read_cost(dir: &Path) -> Result<Option<RunCost>, SkillError> {
         boards: Vec::new(),
     };
     let mut sittings: Vec<u64> = Vec::new();
-    for (k, record) in reader.records().enumerate() {
-        let line = k as u64 + 2;
-        let record = record.map_err(|e| bad(line, e.to_string()))?;
-        let field = |i: usize, name: &str| {
-            record
-                .get(i)
-                .ok_or_else(|| bad(line, format!("no column {name}")))
-        };
-        let number = |i: usize, name: &str| -> Result<f64, SkillError> {
-            field(i, name)?
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| {
-                    bad(
-                        line,
-                        format!("{name} is not a number of seconds or threads"),
-                    )
-                })
-        };
-        let first = number(0, "run_first_game")? as u64;
-        let threads = number(1, "threads")? as u64;
-        let wall = number(2, "wall_seconds")?;
-        let variant = field(3, "variant")?.to_string();
-        let holes = number(4, "holes")? as u8;
-        let worker = number(8, "worker_seconds")?;
-        if !sittings.contains(&first) {
-            sittings.push(first);
-            cost.wall_seconds += wall;
+    for row in rows {
+        if !sittings.contains(&row.first_game) {
+            sittings.push(row.first_game);
+            cost.wall_seconds += row.wall_seconds;
         }
-        cost.threads = cost.threads.max(threads);
-        cost.worker_seconds += worker;
+        cost.threads = cost.threads.max(row.threads);
+        cost.worker_seconds += row.worker_seconds;
         match cost
             .boards
             .iter_mut()
-            .find(|b| b.variant == variant && b.holes == holes)
+            .find(|b| b.variant == row.variant && b.holes == row.holes)
         {
-            Some(b) => b.worker_seconds += worker,
+            Some(b) => b.worker_seconds += row.worker_seconds,
             None => cost.boards.push(BoardCost {
-                variant,
-                holes,
-                worker_seconds: worker,
+                variant: row.variant,
+                holes: row.holes,
+                worker_seconds: row.worker_seconds,
             }),
         }
     }
@@ -375,15 +346,8 @@ pub fn read_run(dir: &Path) -> Result<(StudyRun, Vec<Ladder>), SkillError> {
         let ratings = (0..rungs.len())
             .map(|k| RungRating {
                 agent: rungs[k].clone(),
-                elo: if k == 0 {
-                    Some(Interval {
-                        value: 0.0,
-                        low: 0.0,
-                        high: 0.0,
-                    })
-                } else {
-                    summed_elo(&steps[..k])
-                },
+                // The lowest rung sums no step: 0 [0, 0].
+                elo: summed_elo(&steps[..k]),
             })
             .collect();
         let spans = spans(&steps);

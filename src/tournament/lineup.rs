@@ -141,6 +141,12 @@ impl Lineup {
         self.twin_shortcut && !made(south) && !made(north) && a == b && a.deterministic()
     }
 
+    /// Whether any two of its agents (or one against itself) are twins.
+    pub fn has_twins(&self) -> bool {
+        let n = self.agents.len();
+        (0..n).any(|a| (a..n).any(|b| self.twins(a, b)))
+    }
+
     /// The same lineup, with `seats` seating the agents it makes (the
     /// others take the roster's seats).
     pub fn with_seats(mut self, seats: Arc<dyn SeatMaker>) -> Lineup {
@@ -323,7 +329,9 @@ mod tests {
         let l = lineup();
         assert!(l.twins(0, 0) && l.twins(0, 1) && l.twins(2, 2));
         assert!(!l.twins(0, 2) && !l.twins(3, 3));
+        assert!(l.has_twins());
         assert!(!lineup().with_twin_shortcut(false).twins(0, 0));
+        assert!(!lineup().with_twin_shortcut(false).has_twins());
         let told = lineup().with_seats(Arc::new(SeatsOne(true)));
         assert!(told.twins(0, 0) && told.twins(2, 2));
         assert!(!told.twins(1, 1) && !told.twins(0, 1));

@@ -193,7 +193,6 @@ impl Chunk {
         let partner = &first.scheduled;
         let twin = partner.pair_id == scheduled.pair_id
             && partner.game_id + 1 == scheduled.game_id
-            && self.ids.last() == Some(&partner.game_id)
             && (partner.south, partner.north) == (scheduled.north, scheduled.south)
             && lineup.twins(scheduled.south, scheduled.north)
             && !matches!(self.forfeits.last(), Some(f) if f.game_id == partner.game_id);
@@ -433,6 +432,7 @@ pub fn run_games<'a>(
         .build()
         .map_err(|cause| RunError::Threads { threads, cause })?;
     let unit = work.schedule.unit();
+    let twins = work.schedule.match_rounds() == 1 && work.lineup.has_twins();
     // In a run in rounds chunks are whole match pairs (the first may be
     // shorter, to end at one where a resume starts inside a match).
     let chunk = chunk_size(work.lineup).div_ceil(unit) * unit;
@@ -472,6 +472,7 @@ pub fn run_games<'a>(
                 let options = ChunkOptions {
                     record_moves,
                     record_metrics,
+                    twins,
                     keep_rows,
                     interrupt,
                 };
@@ -620,6 +621,9 @@ fn write_chunk(
 struct ChunkOptions {
     record_moves: bool,
     record_metrics: bool,
+    /// Whether any pairing can have twins ([`Lineup::has_twins`], never in
+    /// rounds): otherwise no game is checked for one.
+    twins: bool,
     keep_rows: bool,
     interrupt: Option<&'static AtomicBool>,
 }
@@ -679,7 +683,7 @@ fn play_chunk(
             block_start = (scheduled.block, 0, Instant::now());
         }
         block_start.1 += 1;
-        if !in_rounds && chunk.record_twin(&scheduled, work.lineup, options.record_metrics) {
+        if options.twins && chunk.record_twin(&scheduled, work.lineup, options.record_metrics) {
             continue;
         }
         let opening = work.schedule.opening(&scheduled);

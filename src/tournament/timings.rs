@@ -5,7 +5,7 @@
 //! too) appends one row per (variant, board, pairing) block it played, with the
 //! worker time spent in the block, the games of it recorded from their
 //! pair's first game instead of played (deterministic self-play twins), and
-//! the run's wall time and thread count.
+//! the run's wall time and thread count; [`read_timings`] reads them back.
 
 use std::io;
 use std::path::Path;
@@ -94,4 +94,68 @@ fn header_has_reused(path: &Path) -> io::Result<bool> {
     let mut line = String::new();
     io::BufReader::new(std::fs::File::open(path)?).read_line(&mut line)?;
     Ok(line.trim_end().ends_with(HEADER[HEADER.len() - 1]))
+}
+
+/// One row of `timings.csv`, as [`read_timings`] reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimingsRow {
+    /// The first game id of the sitting that wrote it.
+    pub first_game: u64,
+    /// That sitting's worker threads.
+    pub threads: u64,
+    /// That sitting's wall time, seconds (the same on each of its rows).
+    pub wall_seconds: f64,
+    /// The block's variant, as written.
+    pub variant: String,
+    /// The block's holes per row.
+    pub holes: u8,
+    /// Worker seconds spent in the block.
+    pub worker_seconds: f64,
+}
+
+/// Reads the rows of the timings file at `path`, those begun before the
+/// reused games were counted (nine columns) too; an error gives the line
+/// (the header is line 1) and what is wrong there.
+pub fn read_timings(path: &Path) -> Result<Vec<TimingsRow>, (u64, String)> {
+    let column = |name: &str| {
+        HEADER
+            .iter()
+            .position(|h| *h == name)
+            .expect("a column of HEADER")
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| (1, e.to_string()))?;
+    let mut rows = Vec::new();
+    for (k, record) in reader.records().enumerate() {
+        let line = k as u64 + 2;
+        let record = record.map_err(|e| (line, e.to_string()))?;
+        let field = |name: &str| {
+            record
+                .get(column(name))
+                .ok_or_else(|| (line, format!("no column {name}")))
+        };
+        let number = |name: &str| {
+            field(name)?
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| {
+                    (
+                        line,
+                        format!("{name} is not a number of seconds or threads"),
+                    )
+                })
+        };
+        rows.push(TimingsRow {
+            first_game: number("run_first_game")? as u64,
+            threads: number("threads")? as u64,
+            wall_seconds: number("wall_seconds")?,
+            variant: field("variant")?.to_string(),
+            holes: number("holes")? as u8,
+            worker_seconds: number("worker_seconds")?,
+        });
+    }
+    Ok(rows)
 }
