@@ -16,10 +16,12 @@ use rand_chacha::ChaCha8Rng;
 fn batch_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch_step");
     for (variant, holes) in [
-        (Variant::Ii, 6u32),
+        (Variant::I, 6u32),
+        (Variant::Ii, 6),
         (Variant::Iii, 6),
-        (Variant::I, 6),
+        (Variant::I, 12),
         (Variant::Ii, 12),
+        (Variant::Iii, 12),
     ] {
         let rules = Rules::new(variant)
             .with_board(holes, 4)

@@ -29,6 +29,7 @@ use crate::agents::alphabeta::options::SearchOptions;
 use crate::agents::alphabeta::{AlphaBeta, AlphaBetaBudget};
 use crate::agents::mcts::rollout::RolloutPolicy;
 use crate::agents::mcts::{Mcts, MctsParams};
+use crate::batch::{Batch, BatchError, OwnedRows};
 use crate::engine::game::Game;
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
@@ -51,6 +52,9 @@ pub enum BenchError {
     /// The champion's endgame tables could not be built.
     #[error("cannot build the champion's tables: {0}")]
     Tables(String),
+    /// The batch refused its games.
+    #[error("cannot step the batch: {0}")]
+    Batch(#[from] BatchError),
     /// The adjudication tables could not be opened.
     #[error(transparent)]
     Adjudication(#[from] crate::tournament::adjudication::AdjudicationError),
@@ -106,6 +110,41 @@ pub fn floor(rules: &Rules, games: u64, seed: u64) -> Throughput {
         plies,
         time: begun.elapsed(),
     }
+}
+
+/// Steps of the batch bench before it starts timing: every game of the
+/// batch starts at the start position at once, and a learner's batch has
+/// long left that (random II 2x12 games last about 375 plies).
+pub const BATCH_WARM_UP: u64 = 400;
+
+/// The batch (`hoyito::batch`, the engine of Python's `VectorGame`): `n`
+/// random games of `rules` stepped together, [`BATCH_WARM_UP`] times and
+/// then `steps` times timed, on the calling thread, each game's action a
+/// uniformly random legal one drawn before the step and outside its timing
+/// (as `benches/batch.rs` draws them), the openings seeded by `seed`. The
+/// games counted are those that ended or were cut in the timed steps.
+pub fn batch(rules: &Rules, n: usize, steps: u64, seed: u64) -> Result<Throughput, BenchError> {
+    let mut batch = Batch::new(*rules, n, seed, 0, 0)?;
+    let mut rows = OwnedRows::new(n, usize::from(rules.holes));
+    let mut actions = vec![0i64; n];
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..BATCH_WARM_UP {
+        batch.random_actions(&mut rng, &mut actions);
+        batch.step(&actions, rows.rows())?;
+    }
+    let (mut time, mut games) = (Duration::ZERO, 0u64);
+    for _ in 0..steps {
+        batch.random_actions(&mut rng, &mut actions);
+        let begun = Instant::now();
+        batch.step(&actions, rows.rows())?;
+        time += begun.elapsed();
+        games += rows.terminated.iter().filter(|&&t| t).count() as u64;
+    }
+    Ok(Throughput {
+        games,
+        plies: n as u64 * steps,
+        time,
+    })
 }
 
 /// Plays one uniformly random legal ply in `pos` (as `Game::play_random`

@@ -234,6 +234,37 @@ fn bench_search_prints_search_speeds_per_variant_and_board() {
 }
 
 #[test]
+fn bench_batch_prints_the_batch_beside_the_floor() {
+    let out = hoyito(&[
+        "bench",
+        "--batch",
+        "64",
+        "--variants",
+        "i,iii",
+        "--holes",
+        "5",
+        "--games",
+        "200",
+        "--repeat",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].contains("batch plies/s"), "{text}");
+    for (line, expected) in lines[1..].iter().zip(["i 2x5", "iii 2x5"]) {
+        let (board, numbers) = bench_row(line);
+        assert_eq!(board, expected);
+        // Games in the batch, floor and batch plies/s, their ratio in percent.
+        assert_eq!(numbers.len(), 4, "{text}");
+        assert_eq!(numbers[0], 64.0, "{text}");
+        let ratio = 100.0 * numbers[2] / numbers[1];
+        assert!((ratio - numbers[3]).abs() <= 1.0, "{text}");
+    }
+}
+
+#[test]
 fn bench_refuses_bad_boards_and_counts() {
     assert!(error_of(&["bench", "--holes", "40"]).contains("--holes 40"));
     assert!(error_of(&["bench", "--search", "--holes", "6,0"]).contains("--holes 0"));
@@ -247,6 +278,12 @@ fn bench_refuses_bad_boards_and_counts() {
     );
     // The searches play no random games.
     assert!(error_of(&["bench", "--search", "--games", "100"]).contains("--games"));
+    assert_eq!(
+        error_of(&["bench", "--batch", "0"]),
+        "error: --batch 0: give 1 to 1048576 games"
+    );
+    // The batch steps on one thread.
+    assert!(error_of(&["bench", "--batch", "8", "--threads", "2"]).contains("--threads"));
 }
 
 /// `hoyito agents | true` ends quietly on the closed stdout, with status 141

@@ -25,8 +25,10 @@ const UNBOUNDED_STRETCH: u64 = 256;
 /// beside the old ones) and a long run's (each game's stretch keeps the
 /// room of its longest stretch, up to the no-capture limit, in a vector
 /// that doubles), with a step's rows twice (the caller's arrays, which a
-/// Python caller copies). Measured on II 2x6: 1,125 bytes a game at the
-/// peak of a reset of 10^6 games; this gives 1,690.
+/// Python caller copies). Measured on II 2x6 with the stall record's
+/// filter at 512 bits: 1,125 bytes a game at the peak of a reset of 10^6
+/// games, where this gave 1,690; its 2,048 bits add 192 bytes a slot, and
+/// this gives 1,882.
 pub fn bytes_per_game(rules: &Rules) -> u64 {
     let holes = rules.holes as u64;
     let (slot, generator) = (size_of::<Slot>() as u64, size_of::<ChaCha8Rng>() as u64);

@@ -7,10 +7,9 @@ use std::cell::RefCell;
 
 use rand_chacha::ChaCha8Rng;
 
-use super::lanes::{LegalLanes, Sown, BLOCK};
+use super::lanes::{LegalLanes, BLOCK};
 use super::observation::{observation_len, write_rows};
 use super::{move_of_action, Setup, Slot, StepRows};
-use crate::engine::moves::Move;
 use crate::engine::position::MoveEffect;
 use crate::engine::rules::Rules;
 
@@ -116,40 +115,12 @@ fn step_run(games: Games<'_>, actions: &[i64], setup: &Setup, rows: StepRows<'_>
             // the sowing, instead of waiting on them.
             let mut effects = [MoveEffect::default(); BLOCK];
             let actions_of_block = &actions[start..start + block.len()];
-            if lanes.sows() {
-                // The block's sowings advance together as lanes; a pass is
-                // the engine's.
-                let mut sown = [Sown::default(); BLOCK];
-                lanes.sow(
-                    block.iter().map(|s| &s.position),
-                    actions_of_block,
-                    &mut sown,
-                );
-                for ((slot, effect), (sown, &action)) in block
-                    .iter_mut()
-                    .zip(effects.iter_mut())
-                    .zip(sown.iter().zip(actions_of_block))
-                {
-                    *effect = match action {
-                        0 => slot
-                            .position
-                            .play_unchecked_in_place(rules, Move::Pass)
-                            .expect("a pass ends"),
-                        _ => sown.play_into(&mut slot.position, rules),
-                    };
-                }
-            } else {
-                for ((slot, effect), &action) in block
-                    .iter_mut()
-                    .zip(effects.iter_mut())
-                    .zip(actions_of_block)
-                {
-                    *effect = slot
-                        .position
-                        .play_unchecked_in_place(rules, move_of_action(action))
-                        .expect("a legal action's sowing ends");
-                }
-            }
+            lanes.sow(block.iter().map(|s| &s.position), actions_of_block);
+            lanes.finish(
+                block.iter_mut().map(|s| &mut s.position),
+                actions_of_block,
+                &mut effects,
+            );
             for (j, (slot, &effect)) in block.iter_mut().zip(effects.iter()).enumerate() {
                 let i = start + j;
                 let mv = move_of_action(actions[i]);

@@ -36,24 +36,31 @@ pub struct BenchArgs {
     /// back-to-back ratios.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
+    /// Measure the batch (`hoyito::batch`, Python's `VectorGame`) in place
+    /// of the harness: N random games stepped together on one thread, their
+    /// random legal actions drawn outside the timing, as many plies as the
+    /// floor played just before; the ratio is the batch's plies per second
+    /// over the floor's.
+    #[arg(long, value_name = "N", conflicts_with = "threads")]
+    batch: Option<usize>,
     /// Measure the searches instead of the random games: alpha-beta positions
     /// made per second (plain and with the search enhancements, from the
     /// start position to depth 17 up to 2x6 and 12 beyond) and MCTS
     /// iterations per second (10,000 iterations, random rollouts), one core.
-    #[arg(long, conflicts_with_all = ["games", "threads"])]
+    #[arg(long, conflicts_with_all = ["games", "threads", "batch"])]
     search: bool,
     /// Measure the reachable-only start solver instead (`hoyito solve
     /// --start`, in memory, one core): each variant and board's standard
     /// start solved --repeat times; the median seconds and positions per
     /// second. The target: I 2x6 under 10 minutes.
-    #[arg(long, conflicts_with_all = ["games", "threads", "search"])]
+    #[arg(long, conflicts_with_all = ["games", "threads", "search", "batch"])]
     solve_start: bool,
     /// Measure what endgame-table adjudication saves strong play instead:
     /// --champion-games champion self-play games of each variant and board
     /// (8 random plies, one worker thread), played out and then adjudicated
     /// by the tables in DIR (`[adjudication] tablebase`), each --repeat
     /// times; the median games per second of each and their ratio.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["games", "threads", "search", "solve_start"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["games", "threads", "search", "solve_start", "batch"])]
     adjudication: Option<std::path::PathBuf>,
     /// Games of each measure of --adjudication.
     #[arg(
@@ -94,6 +101,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if let Some(dir) = &args.adjudication {
         return adjudication(&args, dir);
     }
+    if let Some(n) = args.batch {
+        return batch(&args, n);
+    }
     println!(
         "{:<8} {:>5} {:>14} {:>14} {:>12} {:>6}",
         "variant", "board", "floor plies/s", "harness plies/s", "harness g/s", "ratio"
@@ -124,6 +134,48 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 floor.plies_per_second(),
                 harness.plies_per_second(),
                 harness.games_per_second(),
+                100.0 * median_of(ratios)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The most games of `--batch`.
+const MAX_BATCH: usize = 1 << 20;
+
+/// `hoyito bench --batch N`.
+fn batch(args: &BenchArgs, n: usize) -> Result<()> {
+    if n == 0 || n > MAX_BATCH {
+        bail!("--batch {n}: give 1 to {MAX_BATCH} games");
+    }
+    println!(
+        "{:<8} {:>5} {:>7} {:>14} {:>14} {:>6}",
+        "variant", "board", "batch", "floor plies/s", "batch plies/s", "ratio"
+    );
+    for &holes in &args.holes {
+        for &variant in &args.variants {
+            let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
+            let mut floors = Vec::with_capacity(args.repeat);
+            let mut batches = Vec::with_capacity(args.repeat);
+            let mut ratios = Vec::with_capacity(args.repeat);
+            for k in 0..args.repeat as u64 {
+                let floor = floor(&rules, args.games, k);
+                let steps = (floor.plies / n as u64).max(1);
+                let batch = bench::batch(&rules, n, steps, k).context("the batch bench failed")?;
+                ratios.push(batch.plies_per_second() / floor.plies_per_second());
+                floors.push(floor);
+                batches.push(batch);
+            }
+            let floor = median_by(floors, Throughput::plies_per_second);
+            let batch = median_by(batches, Throughput::plies_per_second);
+            println!(
+                "{:<8} {:>5} {:>7} {:>14.0} {:>14.0} {:>5.0}%",
+                variant.name(),
+                format!("2x{holes}"),
+                n,
+                floor.plies_per_second(),
+                batch.plies_per_second(),
                 100.0 * median_of(ratios)
             );
         }
