@@ -20,11 +20,6 @@ impl<const N: usize> Default for Bytes<N> {
 }
 
 impl<const N: usize> Bytes<N> {
-    /// One in each of the first `k` bytes (`k <= N`), zero beyond.
-    pub(super) fn first(k: usize) -> Bytes<N> {
-        Bytes(std::array::from_fn(|i| u8::from(i < k)))
-    }
-
     /// `value` in byte `i` alone.
     pub(super) fn only(i: usize, value: u8) -> Bytes<N> {
         Bytes(std::array::from_fn(|j| if j == i { value } else { 0 }))

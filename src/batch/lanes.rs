@@ -74,6 +74,36 @@ fn id_of(word: u32) -> usize {
     (word >> ID_SHIFT) as usize
 }
 
+/// One round: a lap of each of the first `live` lanes, those whose sowing
+/// goes on packed to the front (how many, returned); `record` hears of
+/// each lap, with no branch on its data: the lane's word, the seeds in the
+/// hole of its last seed, that hole, the board sown (that hole not yet
+/// picked up), and whether the sowing ended. The arrays are fixed-size
+/// and indexed under masks that keep every index in range, so that a round
+/// checks no bounds.
+#[inline(always)]
+fn round<const N: usize, const EN_PASSANT: bool>(
+    tables: &LapTables<N>,
+    boards: &mut [Bytes<N>; MAX_LANES],
+    words: &mut [u32; MAX_LANES],
+    live: usize,
+    mut record: impl FnMut(u32, u32, usize, Bytes<N>, bool),
+) -> usize {
+    let mut going = 0usize;
+    for k in 0..live {
+        let k = k & (MAX_LANES - 1);
+        let word = words[k];
+        let (seeds, last, sown) = tables.lap::<EN_PASSANT>(&boards[k], word as usize);
+        let ends = seeds == 1 || seeds == 4;
+        record(word, seeds, last, sown, ends);
+        let at = going & (MAX_LANES - 1);
+        boards[at] = tables.pick_up(sown, last);
+        words[at] = after_lap(word, seeds, last);
+        going += usize::from(!ends);
+    }
+    going
+}
+
 /// A chosen move's sowing, sown by the lanes: the board after its last lap
 /// (a byte a hole, the last hole holding `count`), the hole of the last
 /// seed, the seeds there, the laps.
@@ -84,6 +114,20 @@ struct Sown<const N: usize> {
     last: u32,
     count: u32,
     laps: u32,
+}
+
+impl<const N: usize> Sown<N> {
+    /// The sowing that ended with `board`, `count` seeds in its last hole
+    /// `last`, after `laps` laps.
+    #[inline(always)]
+    fn new(board: Bytes<N>, last: usize, count: u32, laps: u32) -> Sown<N> {
+        Sown {
+            board,
+            last: last as u32,
+            count,
+            laps,
+        }
+    }
 }
 
 /// The lanes of one rules on a board held in `N` bytes.
@@ -234,10 +278,7 @@ impl<const N: usize> Lanes<N> {
         positions: impl ExactSizeIterator<Item = &'a Position> + Clone,
         out: &mut [u32],
     ) {
-        match self.en_passant {
-            true => self.decide_with::<true>(positions, out),
-            false => self.decide_with::<false>(positions, out),
-        }
+        self.decide_with(positions, out)
     }
 
     /// [`LegalLanes::decide`] compiled for the processor's baseline.
@@ -247,15 +288,12 @@ impl<const N: usize> Lanes<N> {
         positions: impl ExactSizeIterator<Item = &'a Position> + Clone,
         out: &mut [u32],
     ) {
-        match self.en_passant {
-            true => self.decide_with::<true>(positions, out),
-            false => self.decide_with::<false>(positions, out),
-        }
+        self.decide_with(positions, out)
     }
 
-    /// [`LegalLanes::decide`] with captures `EN_PASSANT` or not.
+    /// [`LegalLanes::decide`], inlined into each build.
     #[inline(always)]
-    fn decide_with<'a, const EN_PASSANT: bool>(
+    fn decide_with<'a>(
         &mut self,
         positions: impl ExactSizeIterator<Item = &'a Position> + Clone,
         out: &mut [u32],
@@ -263,14 +301,19 @@ impl<const N: usize> Lanes<N> {
         let count = positions.len();
         assert!(count <= BLOCK && out.len() >= count);
         let n = self.tables.len / 2;
-        let ended = &mut self.ended[..];
+        let Lanes {
+            tables,
+            boards,
+            words,
+            ended,
+            en_passant,
+            ..
+        } = self;
+        let en_passant = *en_passant;
+        let (boards, words, ended) = (&mut **boards, &mut **words, &mut **ended);
         ended[..16 * count].fill(0);
-        let tables = &self.tables;
-        let (boards, words) = (&mut self.boards[..], &mut self.words[..]);
         // Every hole of the mover's row is written as a lane; only the
         // non-empty ones are kept (the next one overwrites an empty one).
-        // The lanes' arrays are fixed-size and indexed under masks that
-        // keep every index in range, so that the rounds check no bounds.
         let mut live = 0usize;
         for (p, pos) in positions.enumerate() {
             let board = Bytes::of_board(&pos.board).and(&tables.on_board);
@@ -288,19 +331,12 @@ impl<const N: usize> Lanes<N> {
             if live == 0 {
                 break;
             }
-            let mut going = 0usize;
-            for k in 0..live {
-                let k = k & (MAX_LANES - 1);
-                let word = words[k];
-                let (seeds, last, sown) = tables.lap::<EN_PASSANT>(&boards[k], word as usize);
-                let ends = seeds == 1 || seeds == 4;
-                ended[id_of(word) & (MAX_LANES - 1)] = u8::from(ends);
-                let at = going & (MAX_LANES - 1);
-                boards[at] = tables.pick_up(sown, last);
-                words[at] = after_lap(word, seeds, last);
-                going += usize::from(!ends);
-            }
-            live = going;
+            let record =
+                |word, _, _, _, ends| ended[id_of(word) & (MAX_LANES - 1)] = u8::from(ends);
+            live = match en_passant {
+                true => round::<N, true>(tables, boards, words, live, record),
+                false => round::<N, false>(tables, boards, words, live, record),
+            };
         }
         for (chunk, legal) in ended[..16 * count].chunks_exact(16).zip(out.iter_mut()) {
             *legal = gather_bytes(chunk) << 1;
@@ -309,7 +345,12 @@ impl<const N: usize> Lanes<N> {
         // each is followed to its end or to a repeated state.
         for k in 0..live {
             let (board, word) = (&self.boards[k], self.words[k]);
-            if long_sowing_ends::<N, EN_PASSANT>(&self.tables, self.state_of(board, word)) {
+            let state = self.state_of(board, word);
+            let ends = match self.en_passant {
+                true => long_sowing_ends::<N, true>(&self.tables, state),
+                false => long_sowing_ends::<N, false>(&self.tables, state),
+            };
+            if ends {
                 out[id_of(word) / 16] |= 2 << (id_of(word) % 16);
             }
         }
@@ -355,10 +396,7 @@ impl<const N: usize> Lanes<N> {
         positions: impl ExactSizeIterator<Item = &'a Position>,
         actions: &[i64],
     ) {
-        match self.en_passant {
-            true => self.sow_with::<true>(positions, actions),
-            false => self.sow_with::<false>(positions, actions),
-        }
+        self.sow_with(positions, actions)
     }
 
     /// [`LegalLanes::sow`] compiled for the processor's baseline.
@@ -368,23 +406,28 @@ impl<const N: usize> Lanes<N> {
         positions: impl ExactSizeIterator<Item = &'a Position>,
         actions: &[i64],
     ) {
-        match self.en_passant {
-            true => self.sow_with::<true>(positions, actions),
-            false => self.sow_with::<false>(positions, actions),
-        }
+        self.sow_with(positions, actions)
     }
 
-    /// [`LegalLanes::sow`] with captures `EN_PASSANT` or not.
+    /// [`LegalLanes::sow`], inlined into each build.
     #[inline(always)]
-    fn sow_with<'a, const EN_PASSANT: bool>(
+    fn sow_with<'a>(
         &mut self,
         positions: impl ExactSizeIterator<Item = &'a Position>,
         actions: &[i64],
     ) {
         assert!(positions.len() <= BLOCK);
         let n = self.tables.len / 2;
-        let tables = &self.tables;
-        let (boards, words) = (&mut self.boards[..], &mut self.words[..]);
+        let Lanes {
+            tables,
+            boards,
+            words,
+            sown: out,
+            en_passant,
+            ..
+        } = self;
+        let en_passant = *en_passant;
+        let (boards, words) = (&mut **boards, &mut **words);
         let mut live = 0usize;
         for (p, (pos, &action)) in positions.zip(actions).enumerate() {
             let board = Bytes::of_board(&pos.board).and(&tables.on_board);
@@ -395,33 +438,23 @@ impl<const N: usize> Lanes<N> {
             words[at] = lane_word(from, u32::from(board.0[from]), p);
             live += usize::from(action != 0);
         }
-        let out = &mut self.sown[..];
         for laps in 1..=MAX_RELAY_LAPS {
             if live == 0 {
                 break;
             }
-            let mut going = 0usize;
-            for k in 0..live {
-                let k = k & (MAX_LANES - 1);
-                let word = words[k];
-                let (seeds, last, sown) = tables.lap::<EN_PASSANT>(&boards[k], word as usize);
-                let ends = seeds == 1 || seeds == 4;
-                out[id_of(word) & (BLOCK - 1)] = Sown {
-                    board: if EN_PASSANT {
-                        tables.settle(sown, last, seeds)
-                    } else {
-                        sown
-                    },
-                    last: last as u32,
-                    count: seeds,
-                    laps,
-                };
-                let at = going & (MAX_LANES - 1);
-                boards[at] = tables.pick_up(sown, last);
-                words[at] = after_lap(word, seeds, last);
-                going += usize::from(!ends);
-            }
-            live = going;
+            live = match en_passant {
+                true => {
+                    round::<N, true>(tables, boards, words, live, |word, seeds, last, sown, _| {
+                        let board = tables.settle(sown, last, seeds);
+                        out[id_of(word) & (BLOCK - 1)] = Sown::new(board, last, seeds, laps);
+                    })
+                }
+                false => {
+                    round::<N, false>(tables, boards, words, live, |word, seeds, last, sown, _| {
+                        out[id_of(word) & (BLOCK - 1)] = Sown::new(sown, last, seeds, laps);
+                    })
+                }
+            };
         }
         assert_eq!(live, 0, "a legal action's sowing ends");
     }

@@ -111,22 +111,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     for &holes in &args.holes {
         for &variant in &args.variants {
             let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
-            // Floor and harness back to back, so that each ratio compares
-            // two measures taken in the same seconds of a machine whose
-            // speed drifts.
-            let mut floors = Vec::with_capacity(args.repeat);
-            let mut harnesses = Vec::with_capacity(args.repeat);
-            let mut ratios = Vec::with_capacity(args.repeat);
-            for k in 0..args.repeat as u64 {
-                let floor = floor(&rules, args.games, k);
-                let harness = harness(variant, holes, args.games, args.threads, k)
-                    .context("the harness bench failed")?;
-                ratios.push(harness.plies_per_second() / floor.plies_per_second());
-                floors.push(floor);
-                harnesses.push(harness);
-            }
-            let floor = median_by(floors, Throughput::plies_per_second);
-            let harness = median_by(harnesses, Throughput::plies_per_second);
+            let (floor, harness, ratio) = beside_the_floor(&args, &rules, |k, _| {
+                harness(variant, holes, args.games, args.threads, k)
+                    .context("the harness bench failed")
+            })?;
             println!(
                 "{:<8} {:>5} {:>14.0} {:>15.0} {:>12.0} {:>5.0}%",
                 variant.name(),
@@ -134,7 +122,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 floor.plies_per_second(),
                 harness.plies_per_second(),
                 harness.games_per_second(),
-                100.0 * median_of(ratios)
+                100.0 * ratio
             );
         }
     }
@@ -156,19 +144,10 @@ fn batch(args: &BenchArgs, n: usize) -> Result<()> {
     for &holes in &args.holes {
         for &variant in &args.variants {
             let rules = Rules::new(variant).with_board(u32::from(holes), 4)?;
-            let mut floors = Vec::with_capacity(args.repeat);
-            let mut batches = Vec::with_capacity(args.repeat);
-            let mut ratios = Vec::with_capacity(args.repeat);
-            for k in 0..args.repeat as u64 {
-                let floor = floor(&rules, args.games, k);
+            let (floor, batch, ratio) = beside_the_floor(args, &rules, |k, floor| {
                 let steps = (floor.plies / n as u64).max(1);
-                let batch = bench::batch(&rules, n, steps, k).context("the batch bench failed")?;
-                ratios.push(batch.plies_per_second() / floor.plies_per_second());
-                floors.push(floor);
-                batches.push(batch);
-            }
-            let floor = median_by(floors, Throughput::plies_per_second);
-            let batch = median_by(batches, Throughput::plies_per_second);
+                bench::batch(&rules, n, steps, k).context("the batch bench failed")
+            })?;
             println!(
                 "{:<8} {:>5} {:>7} {:>14.0} {:>14.0} {:>5.0}%",
                 variant.name(),
@@ -176,7 +155,7 @@ fn batch(args: &BenchArgs, n: usize) -> Result<()> {
                 n,
                 floor.plies_per_second(),
                 batch.plies_per_second(),
-                100.0 * median_of(ratios)
+                100.0 * ratio
             );
         }
     }
@@ -310,6 +289,33 @@ fn solve_start(args: &BenchArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The floor of `rules` and another measure (`measure(k, floor)`, the
+/// `k`-th given the floor just taken) back to back, --repeat times, so
+/// that each ratio compares two measures taken in the same seconds of a
+/// machine whose speed drifts: the median floor, the median other, and the
+/// median of the ratios (the other's plies per second over the floor's).
+fn beside_the_floor(
+    args: &BenchArgs,
+    rules: &Rules,
+    mut measure: impl FnMut(u64, &Throughput) -> Result<Throughput>,
+) -> Result<(Throughput, Throughput, f64)> {
+    let mut floors = Vec::with_capacity(args.repeat);
+    let mut others = Vec::with_capacity(args.repeat);
+    let mut ratios = Vec::with_capacity(args.repeat);
+    for k in 0..args.repeat as u64 {
+        let floor = floor(rules, args.games, k);
+        let other = measure(k, &floor)?;
+        ratios.push(other.plies_per_second() / floor.plies_per_second());
+        floors.push(floor);
+        others.push(other);
+    }
+    Ok((
+        median_by(floors, Throughput::plies_per_second),
+        median_by(others, Throughput::plies_per_second),
+        median_of(ratios),
+    ))
 }
 
 /// The median of some rates (at least one).
