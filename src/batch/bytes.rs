@@ -78,16 +78,6 @@ impl<const N: usize> Bytes<N> {
     }
 }
 
-/// Bit `k` set when byte `k` of the 16 is non-zero (each byte 0 or 1).
-#[inline]
-pub(super) fn gather_bytes(bytes: &[u8]) -> u32 {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes"));
-    let (lo, hi) = (word as u64, (word >> 64) as u64);
-    // Each byte is 0 or 1: the multiply sums byte k into bit 56 + k.
-    ((lo.wrapping_mul(GATHER) >> 56) as u32) | (((hi.wrapping_mul(GATHER) >> 56) as u32) << 8)
-}
-
 /// Whether the lanes run their AVX2 build: where the processor has AVX2
 /// (detected at run time, once) and the environment variable
 /// `HOYITO_BATCH_SIMD` is not `off` (set so, they run the build for the
@@ -101,11 +91,12 @@ pub(super) fn simd() -> bool {
     })
 }
 
-/// Whether this processor has AVX2.
+/// Whether this processor has AVX2 (and POPCNT, which every processor
+/// with AVX2 has, and the AVX2 build counts bits with).
 pub(super) fn avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("avx2")
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -116,17 +107,6 @@ pub(super) fn avx2() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Each byte's bit, and no other.
-    #[test]
-    fn gathering_bytes_keeps_each_bit() {
-        for k in 0..16 {
-            let mut bytes = [0u8; 16];
-            bytes[k] = 1;
-            assert_eq!(gather_bytes(&bytes), 1 << k);
-        }
-        assert_eq!(gather_bytes(&[1; 16]), 0xFFFF);
-    }
 
     /// Captures en passant, all holes at once, are the seed-by-seed count:
     /// for every count before a lap (0 to 40) and every number of seeds a

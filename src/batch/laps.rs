@@ -111,6 +111,38 @@ impl<const N: usize> LapTables<N> {
         }
     }
 
+    /// [`LapTables::lap`] from `board` as it was before board index `from`
+    /// was picked up: read from the board in memory, not from one picked up
+    /// in registers (whose bytes would wait on a store to be read back).
+    #[inline(always)]
+    pub(super) fn first_lap<const EN_PASSANT: bool>(
+        &self,
+        board: &Bytes<N>,
+        from: usize,
+        at: usize,
+    ) -> (u32, usize, Bytes<N>) {
+        let at = at & LAP_INDEX as usize;
+        let end = self.landing[at];
+        let (last, added) = (usize::from(end & 31) & (N - 1), u32::from(end >> 8));
+        let before = if last == from {
+            0
+        } else {
+            u32::from(board.0[last])
+        };
+        let picked = self.pick_up(*board, from);
+        let sown = picked.add(&self.adds[at]);
+        if EN_PASSANT {
+            let seeds = if before < 4 {
+                ((before + added - 1) & 3) + 1
+            } else {
+                before + added
+            };
+            (seeds, last, picked.en_passant(sown))
+        } else {
+            (before + added, last, sown)
+        }
+    }
+
     /// The board of a lap whose sowing goes on from `last`: `sown` with that
     /// hole picked up.
     #[inline(always)]

@@ -23,6 +23,7 @@
 //! thread count.
 
 mod bytes;
+mod first_lap;
 mod lanes;
 mod laps;
 mod long_sowing;

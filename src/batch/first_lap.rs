@@ -1,0 +1,291 @@
+//! The first lap of every hole of a mover's row at once, for the batch's
+//! lanes (`lanes.rs`): which sowings end with their first lap, and so need
+//! no lane.
+//!
+//! A lap of `c < len` seeds from board index `i` drops one seed in each of
+//! the `c` holes after `i` and none elsewhere, so its last seed falls in
+//! `L = (i + c) mod len`, which then holds one more seed than before (the
+//! hole picked up is never `L`). The sowing ends there when `L` held 0 or 3
+//! seeds. In Hoyito I as well: no hole receives two seeds in the lap, so a
+//! capture en passant never touches `L`. Looked up for every hole at once
+//! (a byte shuffle of the board by the holes' landing indices), this
+//! decides about half of the non-empty holes of a random 2x6 or 2x12
+//! position without a lane; only the others (and holes of `len` seeds or
+//! more, which this leaves undecided) are sown lap by lap.
+
+use super::bytes::Bytes;
+
+/// The mover's holes whose sowing ends with its first lap (bit `k` for the
+/// row's hole `k`), and those left to the lanes: the other non-empty ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct FirstLaps {
+    /// Sowings that end with their first lap.
+    pub(super) ended: u32,
+    /// Non-empty holes whose sowing this leaves undecided.
+    pub(super) undecided: u32,
+}
+
+/// [`FirstLaps`] of the `n` holes from board index `row` (`n <= 16`) of
+/// `board` (`len` holes, those past `len` empty), one hole after another:
+/// the baseline build's, and the oracle of [`first_laps_avx2`].
+#[inline(always)]
+pub(super) fn first_laps<const N: usize>(
+    board: &Bytes<N>,
+    row: usize,
+    n: usize,
+    len: usize,
+) -> FirstLaps {
+    let (mut ended, mut undecided) = (0u32, 0u32);
+    for k in 0..n {
+        let from = (row + k) & (N - 1);
+        let seeds = usize::from(board.0[from]);
+        let last = from + seeds;
+        let last = if last >= len { last - len } else { last };
+        let before = board.0[last & (N - 1)];
+        let ends = seeds != 0 && seeds < len && (before == 0 || before == 3);
+        ended |= u32::from(ends) << k;
+        undecided |= u32::from(seeds != 0 && !ends) << k;
+    }
+    FirstLaps { ended, undecided }
+}
+
+/// The holes of a row as byte indices: `row + k` in byte `k < n`, and
+/// indices whose lookups give 0 in the bytes past `n`.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn row_indices(row: usize, n: usize) -> [u8; 16] {
+    std::array::from_fn(|k| if k < n { (row + k) as u8 } else { 0x80 })
+}
+
+/// [`first_laps`] by byte shuffles, every hole of the row at once, where
+/// `holes` is [`row_indices`] of the row.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+pub(super) unsafe fn first_laps_avx2<const N: usize>(
+    board: &Bytes<N>,
+    holes: &[u8; 16],
+    len: usize,
+) -> FirstLaps {
+    use std::arch::x86_64::*;
+    let at = |i: usize| _mm_loadu_si128(board.0.as_ptr().add(i).cast());
+    let low = at(0);
+    let high = if N > 16 { at(16) } else { _mm_setzero_si128() };
+    // Byte `k` of the board's byte `index[k]` (0 where `index[k]` has its
+    // top bit set): a shuffle of each half, chosen by the index's bit 4.
+    let lookup = |index: __m128i| {
+        let from_low = _mm_shuffle_epi8(low, index);
+        if N > 16 {
+            let from_high = _mm_shuffle_epi8(high, index);
+            _mm_blendv_epi8(from_low, from_high, _mm_slli_epi16::<3>(index))
+        } else {
+            from_low
+        }
+    };
+    let holes = _mm_loadu_si128(holes.as_ptr().cast());
+    let seeds = lookup(holes);
+    let len_bytes = _mm_set1_epi8(len as i8);
+    let last = _mm_add_epi8(holes, seeds);
+    let last = _mm_min_epu8(last, _mm_sub_epi8(last, len_bytes));
+    let before = lookup(last);
+    let zero = _mm_setzero_si128();
+    let short = _mm_cmpeq_epi8(_mm_min_epu8(seeds, _mm_set1_epi8(len as i8 - 1)), seeds);
+    let sown = _mm_andnot_si128(_mm_cmpeq_epi8(seeds, zero), _mm_set1_epi8(-1));
+    let casa_or_empty = _mm_or_si128(
+        _mm_cmpeq_epi8(before, zero),
+        _mm_cmpeq_epi8(before, _mm_set1_epi8(3)),
+    );
+    let ends = _mm_and_si128(_mm_and_si128(short, sown), casa_or_empty);
+    let undecided = _mm_andnot_si128(ends, sown);
+    FirstLaps {
+        ended: _mm_movemask_epi8(ends) as u32 & 0xFFFF,
+        undecided: _mm_movemask_epi8(undecided) as u32 & 0xFFFF,
+    }
+}
+
+/// The entries of a position's undecided holes for the lanes' list:
+/// `entry + 0x21 * k` for each hole `k` set in `undecided`, in order,
+/// written at `list[listed..]`; the entries listed after them (returned).
+/// Every hole of the row is written, each set one kept: no branch on the
+/// holes (`entry` is `(16 * position) << 5 | row`, so that `0x21 * k`
+/// adds the hole to both the lane's id and its board index).
+#[inline(always)]
+pub(super) fn list_undecided(
+    entry: u32,
+    undecided: u32,
+    n: usize,
+    list: &mut [u32; LIST],
+    listed: usize,
+) -> usize {
+    let mut listed = listed;
+    for k in 0..n {
+        list[listed & (LIST - 1)] = entry + 0x21 * k as u32;
+        listed += (undecided >> k & 1) as usize;
+    }
+    listed
+}
+
+/// Entries the list of undecided holes holds: 16 a position of a block of
+/// 256, rounded up to a power of two past the 8 that a store of the AVX2
+/// build may write beyond the last.
+pub(super) const LIST: usize = 2 * 16 * 256;
+
+/// `SET_BITS[m]`: the bits set in `m`, in order, then zeros.
+#[cfg(target_arch = "x86_64")]
+static SET_BITS: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut bit, mut at) = (0, 0);
+        while bit < 8 {
+            if m >> bit & 1 == 1 {
+                table[m][at] = bit as u8;
+                at += 1;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// [`list_undecided`] eight holes at a time: the set holes' entries
+/// permuted to the front of a vector, stored whole.
+///
+/// # Safety
+/// The processor must have AVX2 and POPCNT; `listed + 16 <= LIST`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+pub(super) unsafe fn list_undecided_avx2(
+    entry: u32,
+    undecided: u32,
+    n: usize,
+    list: &mut [u32; LIST],
+    listed: usize,
+) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(listed + 16 <= LIST);
+    let mut listed = listed;
+    for half in 0..n.div_ceil(8) {
+        let bits = (undecided >> (8 * half) & 0xFF) as usize;
+        let holes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(SET_BITS[bits].as_ptr().cast()));
+        let holes = _mm256_add_epi32(holes, _mm256_set1_epi32(8 * half as i32));
+        let entries = _mm256_add_epi32(
+            _mm256_set1_epi32(entry as i32),
+            _mm256_or_si256(_mm256_slli_epi32::<5>(holes), holes),
+        );
+        _mm256_storeu_si256(list.as_mut_ptr().add(listed).cast(), entries);
+        listed += bits.count_ones() as usize;
+    }
+    listed
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::bytes::avx2;
+    use super::super::laps::{lap_index, LapTables};
+    use super::*;
+
+    /// Both ways of deciding first laps agree with a lap sown by the lap
+    /// tables, en passant or not, on random boards of every length of
+    /// both widths (counts 0 to 40, so holes of `len` seeds and more come
+    /// up): a hole is ended when its first lap ends the sowing and the
+    /// hole held fewer than `len` seeds, undecided when it held seeds
+    /// otherwise.
+    #[test]
+    fn first_laps_end_where_the_lap_tables_end_them() {
+        fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng) {
+            let tables = LapTables::<N>::new(len);
+            let n = len / 2;
+            for _ in 0..400 {
+                let mut board = Bytes::<N>::default();
+                for hole in 0..len {
+                    board.0[hole] = match rng.random_range(0..4) {
+                        0 => 0,
+                        1 => 3,
+                        2 => rng.random_range(0..8),
+                        _ => rng.random_range(0..=40),
+                    };
+                }
+                for row in [0, n] {
+                    let (mut ended, mut undecided) = (0u32, 0u32);
+                    for k in 0..n {
+                        let from = row + k;
+                        let seeds = u32::from(board.0[from]);
+                        if seeds == 0 {
+                            continue;
+                        }
+                        let picked = tables.pick_up(board, from);
+                        for en_passant in [false, true] {
+                            let at = lap_index(from, seeds);
+                            let (count, _, _) = match en_passant {
+                                true => tables.lap::<true>(&picked, at),
+                                false => tables.lap::<false>(&picked, at),
+                            };
+                            let ends = (count == 1 || count == 4) && (seeds as usize) < len;
+                            ended |= u32::from(ends) << k;
+                            undecided |= u32::from(!ends) << k;
+                        }
+                    }
+                    let want = FirstLaps { ended, undecided };
+                    assert_eq!(first_laps(&board, row, n, len), want, "{board:?} {row}");
+                    #[cfg(target_arch = "x86_64")]
+                    if avx2() {
+                        // SAFETY: the processor has AVX2.
+                        let got = unsafe { first_laps_avx2(&board, &row_indices(row, n), len) };
+                        assert_eq!(got, want, "{board:?} {row} (AVX2)");
+                    }
+                }
+            }
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        for len in (4..=16).step_by(2) {
+            check::<16>(len, &mut rng);
+        }
+        for len in (4..=32).step_by(2) {
+            check::<32>(len, &mut rng);
+        }
+    }
+
+    /// Both ways of listing a position's undecided holes list each set
+    /// hole's entry, in order, after those listed before, for every row
+    /// length and every set of holes of rows of up to 10 (and samples of
+    /// longer rows).
+    #[test]
+    fn undecided_holes_are_listed_in_order() {
+        let mut rng = ChaCha8Rng::seed_from_u64(22);
+        for n in 1..=16usize {
+            for trial in 0..1024u32 {
+                let undecided = match n {
+                    ..=10 => trial & ((1 << n) - 1),
+                    _ => rng.random_range(0..1u32 << n),
+                };
+                // Position 37, its row from board index 12.
+                let entry = (16 * 37) << 5 | 12;
+                let before = rng.random_range(0..100);
+                let want: Vec<u32> = (0..n as u32)
+                    .filter(|k| undecided >> k & 1 == 1)
+                    .map(|k| (16 * 37 + k) << 5 | (12 + k))
+                    .collect();
+                let mut list = Box::new([u32::MAX; LIST]);
+                let listed = list_undecided(entry, undecided, n, &mut list, before);
+                assert_eq!(list[before..listed], want, "{undecided:b} of {n}");
+                #[cfg(target_arch = "x86_64")]
+                if avx2() {
+                    let mut list = Box::new([u32::MAX; LIST]);
+                    // SAFETY: the processor has AVX2 and POPCNT; `before + 16`
+                    // is within the list.
+                    let listed =
+                        unsafe { list_undecided_avx2(entry, undecided, n, &mut list, before) };
+                    assert_eq!(list[before..listed], want, "{undecided:b} of {n} (AVX2)");
+                }
+            }
+        }
+    }
+}
