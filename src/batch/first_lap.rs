@@ -1,5 +1,5 @@
-//! The first lap of every hole of a mover's row at once, for the batch's
-//! lanes (`lanes.rs`): which sowings end with their first lap, and so need
+//! The first two laps of every hole of a mover's row at once, for the
+//! batch's lanes (`lanes.rs`): which sowings end within them, and so need
 //! no lane.
 //!
 //! A lap of `c < len` seeds from board index `i` drops one seed in each of
@@ -7,44 +7,68 @@
 //! `L = (i + c) mod len`, which then holds one more seed than before (the
 //! hole picked up is never `L`). The sowing ends there when `L` held 0 or 3
 //! seeds. In Hoyito I as well: no hole receives two seeds in the lap, so a
-//! capture en passant never touches `L`. Looked up for every hole at once
-//! (a byte shuffle of the board by the holes' landing indices), this
-//! decides about half of the non-empty holes of a random 2x6 or 2x12
-//! position without a lane; only the others (and holes of `len` seeds or
-//! more, which this leaves undecided) are sown lap by lap.
+//! capture en passant never touches `L`.
+//!
+//! Otherwise the second lap picks up `h = B[L] + 1` seeds from `L`, and
+//! when `h < len` its last seed falls in `L2 = (L + h) mod len` (never `L`),
+//! which held, after the first lap: nothing if `L2 = i`; one seed more than
+//! before if the first lap passed it (`L2` among the `c` holes after `i`),
+//! or nothing in Hoyito I if that seed made four and was taken en passant;
+//! its seeds before otherwise. The sowing ends there when that is 0 or 3.
+//!
+//! Looked up for every hole at once (byte shuffles of the board by the
+//! holes' landing indices), this decides about four in five of the
+//! non-empty holes of a random II 2x12 position (3.2 and 1.2 of 5.6)
+//! without a lane; only the others (and holes of `len` seeds or more,
+//! which this leaves undecided) are sown lap by lap.
 
 use super::bytes::Bytes;
 
-/// The mover's holes whose sowing ends with its first lap (bit `k` for the
-/// row's hole `k`), and those left to the lanes: the other non-empty ones.
+/// The mover's holes whose sowing ends within its first two laps (bit `k`
+/// for the row's hole `k`), and those left to the lanes: the other
+/// non-empty ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FirstLaps {
-    /// Sowings that end with their first lap.
+    /// Sowings that end within their first two laps.
     pub(super) ended: u32,
     /// Non-empty holes whose sowing this leaves undecided.
     pub(super) undecided: u32,
 }
 
 /// [`FirstLaps`] of the `n` holes from board index `row` (`n <= 16`) of
-/// `board` (`len` holes, those past `len` empty), one hole after another:
-/// the baseline build's, and the oracle of [`first_laps_avx2`].
+/// `board` (`len` holes, those past `len` empty), captures `en_passant` or
+/// not, one hole after another: the baseline build's, and the oracle of
+/// [`first_laps_avx2`].
 #[inline(always)]
 pub(super) fn first_laps<const N: usize>(
     board: &Bytes<N>,
     row: usize,
     n: usize,
     len: usize,
+    en_passant: bool,
 ) -> FirstLaps {
+    let wrap = |index: usize| if index >= len { index - len } else { index };
     let (mut ended, mut undecided) = (0u32, 0u32);
     for k in 0..n {
         let from = (row + k) & (N - 1);
         let seeds = usize::from(board.0[from]);
-        let last = from + seeds;
-        let last = if last >= len { last - len } else { last };
-        let before = board.0[last & (N - 1)];
-        let ends = seeds != 0 && seeds < len && (before == 0 || before == 3);
-        ended |= u32::from(ends) << k;
-        undecided |= u32::from(seeds != 0 && !ends) << k;
+        let last = wrap(from + seeds);
+        let before = usize::from(board.0[last & (N - 1)]);
+        let short = seeds != 0 && seeds < len;
+        let ends = short && (before == 0 || before == 3);
+        // The second lap: `before + 1` seeds from `last`.
+        let last2 = wrap(last + before + 1);
+        let seen = usize::from(board.0[last2 & (N - 1)]);
+        let passed = wrap(last2 + len - from);
+        let held = match passed {
+            0 => 0,
+            p if p <= seeds && en_passant && seen == 3 => 0,
+            p if p <= seeds => seen + 1,
+            _ => seen,
+        };
+        let ends2 = short && before + 1 < len && (held == 0 || held == 3);
+        ended |= u32::from(ends || ends2) << k;
+        undecided |= u32::from(seeds != 0 && !ends && !ends2) << k;
     }
     FirstLaps { ended, undecided }
 }
@@ -68,6 +92,7 @@ pub(super) unsafe fn first_laps_avx2<const N: usize>(
     board: &Bytes<N>,
     holes: &[u8; 16],
     len: usize,
+    en_passant: bool,
 ) -> FirstLaps {
     use std::arch::x86_64::*;
     let at = |i: usize| _mm_loadu_si128(board.0.as_ptr().add(i).cast());
@@ -84,20 +109,38 @@ pub(super) unsafe fn first_laps_avx2<const N: usize>(
             from_low
         }
     };
+    let splat = |byte: usize| _mm_set1_epi8(byte as i8);
+    let (zero, three, len_bytes) = (_mm_setzero_si128(), splat(3), splat(len));
+    // Where `a <= b`, unsigned, byte by byte.
+    let at_most = |a: __m128i, b: __m128i| _mm_cmpeq_epi8(_mm_min_epu8(a, b), a);
+    // `index` (below `2 * len`) brought below `len`.
+    let wrap = |index: __m128i| _mm_min_epu8(index, _mm_sub_epi8(index, len_bytes));
+    let zero_or_three =
+        |x: __m128i| _mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, three));
     let holes = _mm_loadu_si128(holes.as_ptr().cast());
     let seeds = lookup(holes);
-    let len_bytes = _mm_set1_epi8(len as i8);
-    let last = _mm_add_epi8(holes, seeds);
-    let last = _mm_min_epu8(last, _mm_sub_epi8(last, len_bytes));
+    let last = wrap(_mm_add_epi8(holes, seeds));
     let before = lookup(last);
-    let zero = _mm_setzero_si128();
-    let short = _mm_cmpeq_epi8(_mm_min_epu8(seeds, _mm_set1_epi8(len as i8 - 1)), seeds);
-    let sown = _mm_andnot_si128(_mm_cmpeq_epi8(seeds, zero), _mm_set1_epi8(-1));
-    let casa_or_empty = _mm_or_si128(
-        _mm_cmpeq_epi8(before, zero),
-        _mm_cmpeq_epi8(before, _mm_set1_epi8(3)),
+    let sown = _mm_andnot_si128(_mm_cmpeq_epi8(seeds, zero), splat(0xFF));
+    let short = _mm_and_si128(sown, at_most(seeds, splat(len - 1)));
+    let ends = _mm_and_si128(short, zero_or_three(before));
+    // The second lap.
+    let last2 = wrap(_mm_add_epi8(_mm_add_epi8(last, before), splat(1)));
+    let seen = lookup(last2);
+    let passed = _mm_sub_epi8(last2, holes);
+    let passed = _mm_min_epu8(passed, _mm_add_epi8(passed, len_bytes));
+    let from = _mm_cmpeq_epi8(passed, zero);
+    let dropped = _mm_andnot_si128(from, at_most(passed, seeds));
+    // `seen`, plus one where the first lap dropped a seed (minus all ones).
+    let held = _mm_sub_epi8(seen, dropped);
+    let taken = _mm_and_si128(
+        _mm_and_si128(dropped, _mm_cmpeq_epi8(seen, three)),
+        splat(if en_passant { 0xFF } else { 0 }),
     );
-    let ends = _mm_and_si128(_mm_and_si128(short, sown), casa_or_empty);
+    let held = _mm_andnot_si128(_mm_or_si128(from, taken), held);
+    let short2 = at_most(before, splat(len.saturating_sub(2)));
+    let ends2 = _mm_and_si128(_mm_and_si128(short, short2), zero_or_three(held));
+    let ends = _mm_or_si128(ends, ends2);
     let undecided = _mm_andnot_si128(ends, sown);
     FirstLaps {
         ended: _mm_movemask_epi8(ends) as u32 & 0xFFFF,
@@ -192,15 +235,16 @@ mod tests {
     use super::super::laps::{lap_index, LapTables};
     use super::*;
 
-    /// Both ways of deciding first laps agree with a lap sown by the lap
+    /// Both ways of deciding first laps agree with laps sown by the lap
     /// tables, en passant or not, on random boards of every length of
-    /// both widths (counts 0 to 40, so holes of `len` seeds and more come
-    /// up): a hole is ended when its first lap ends the sowing and the
-    /// hole held fewer than `len` seeds, undecided when it held seeds
+    /// both widths (counts 0 to 40, so holes and hands of `len` seeds and
+    /// more come up): a hole is ended when it held fewer than `len` seeds
+    /// and its sowing ends with its first lap, or with its second when
+    /// that lap's hand is below `len`; undecided when it held seeds
     /// otherwise.
     #[test]
     fn first_laps_end_where_the_lap_tables_end_them() {
-        fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng) {
+        fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng, seconds: &mut u32) {
             let tables = LapTables::<N>::new(len);
             let n = len / 2;
             for _ in 0..400 {
@@ -214,43 +258,61 @@ mod tests {
                     };
                 }
                 for row in [0, n] {
-                    let (mut ended, mut undecided) = (0u32, 0u32);
-                    for k in 0..n {
-                        let from = row + k;
-                        let seeds = u32::from(board.0[from]);
-                        if seeds == 0 {
-                            continue;
-                        }
-                        let picked = tables.pick_up(board, from);
-                        for en_passant in [false, true] {
-                            let at = lap_index(from, seeds);
-                            let (count, _, _) = match en_passant {
-                                true => tables.lap::<true>(&picked, at),
-                                false => tables.lap::<false>(&picked, at),
+                    for en_passant in [false, true] {
+                        let lap = |board: &Bytes<N>, from: usize, hand: u32| {
+                            let at = lap_index(from, hand);
+                            let (seeds, last, sown) = match en_passant {
+                                true => tables.lap::<true>(board, at),
+                                false => tables.lap::<false>(board, at),
                             };
-                            let ends = (count == 1 || count == 4) && (seeds as usize) < len;
+                            (seeds, last, tables.pick_up(sown, last))
+                        };
+                        let (mut ended, mut undecided) = (0u32, 0u32);
+                        for k in 0..n {
+                            let from = row + k;
+                            let seeds = u32::from(board.0[from]);
+                            if seeds == 0 {
+                                continue;
+                            }
+                            let (hand, last, picked) =
+                                lap(&tables.pick_up(board, from), from, seeds);
+                            let short = (seeds as usize) < len;
+                            let first = hand == 1 || hand == 4;
+                            let second = !first && (hand as usize) < len && {
+                                let (count, _, _) = lap(&picked, last, hand);
+                                count == 1 || count == 4
+                            };
+                            let ends = short && (first || second);
+                            *seconds += u32::from(ends && second);
                             ended |= u32::from(ends) << k;
                             undecided |= u32::from(!ends) << k;
                         }
-                    }
-                    let want = FirstLaps { ended, undecided };
-                    assert_eq!(first_laps(&board, row, n, len), want, "{board:?} {row}");
-                    #[cfg(target_arch = "x86_64")]
-                    if avx2() {
-                        // SAFETY: the processor has AVX2.
-                        let got = unsafe { first_laps_avx2(&board, &row_indices(row, n), len) };
-                        assert_eq!(got, want, "{board:?} {row} (AVX2)");
+                        let want = FirstLaps { ended, undecided };
+                        let case = format!("{board:?} {row} ({en_passant})");
+                        assert_eq!(first_laps(&board, row, n, len, en_passant), want, "{case}");
+                        #[cfg(target_arch = "x86_64")]
+                        if avx2() {
+                            let holes = row_indices(row, n);
+                            // SAFETY: the processor has AVX2.
+                            let got = unsafe { first_laps_avx2(&board, &holes, len, en_passant) };
+                            assert_eq!(got, want, "{case} (AVX2)");
+                        }
                     }
                 }
             }
         }
         let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let mut seconds = 0;
         for len in (4..=16).step_by(2) {
-            check::<16>(len, &mut rng);
+            check::<16>(len, &mut rng, &mut seconds);
         }
         for len in (4..=32).step_by(2) {
-            check::<32>(len, &mut rng);
+            check::<32>(len, &mut rng, &mut seconds);
         }
+        assert!(
+            seconds > 1000,
+            "{seconds} sowings ended by their second lap"
+        );
     }
 
     /// Both ways of listing a position's undecided holes list each set

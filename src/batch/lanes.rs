@@ -400,13 +400,13 @@ impl<const N: usize> Lanes<N> {
                 // AVX2 and POPCNT (`Lanes::decide`); at most 16 entries a
                 // position are listed, and the list has room for 16 more.
                 unsafe {
-                    let laps = first_laps_avx2(&board, &rows[side], len);
+                    let laps = first_laps_avx2(&board, &rows[side], len, en_passant);
                     out[p] = laps.ended << 1;
                     listed = list_undecided_avx2(entry, laps.undecided, n, undecided, listed);
                 }
                 continue;
             }
-            let laps = first_laps(&board, row, n, len);
+            let laps = first_laps(&board, row, n, len, en_passant);
             out[p] = laps.ended << 1;
             listed = list_undecided(entry, laps.undecided, n, undecided, listed);
         }
