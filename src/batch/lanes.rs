@@ -526,7 +526,9 @@ impl<const N: usize> Lanes<N> {
             let from = (pos.side_to_move().index() * n + action as usize).wrapping_sub(1) & (N - 1);
             let at = live & (MAX_LANES - 1);
             boards[at] = tables.pick_up(board, from);
-            words[at] = lane_word(from, u32::from(board.0[from]), p);
+            // The hand is read from the position in memory, not from the
+            // board in registers (whose bytes would wait on a store).
+            words[at] = lane_word(from, u32::from(pos.board[from]), p);
             live += usize::from(action != 0);
         }
         for laps in 1..=MAX_RELAY_LAPS {

@@ -47,10 +47,30 @@ fn observe(pos: &Position, me: Side, n: usize, out: &mut [f32]) {
 /// the hole `k`) into `out` (`holes + 1` long).
 #[inline]
 pub fn write_action_mask(actions: u32, out: &mut [bool]) {
-    for (k, slot) in out.iter_mut().enumerate() {
-        *slot = actions >> k & 1 == 1;
+    // SAFETY: a bool is one byte, and only 0 and 1 are written.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), out.len()) };
+    // Eight flags a word, not a flag a store (13 stores and 26 shifts a row
+    // on 2x12 took a third of the rows' time).
+    for (j, chunk) in bytes.chunks_mut(8).enumerate() {
+        let bits = u64::from(actions).checked_shr(8 * j as u32).unwrap_or(0) & 0xFF;
+        chunk.copy_from_slice(&SPREAD[bits as usize].to_le_bytes()[..chunk.len()]);
     }
 }
+
+/// `SPREAD[m]`: byte `k` is bit `k` of `m`.
+static SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[m] |= ((m as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 /// Writes the observation and the action mask of each of `positions` (on
 /// `2 x holes`, with the action bits `actions`) into consecutive rows of
@@ -144,6 +164,23 @@ mod tests {
                 let mut mask = vec![false; m];
                 write_action_mask(legal, &mut mask);
                 assert_eq!(masks[i * m..(i + 1) * m], mask, "2x{holes} {legal:b}");
+            }
+        }
+    }
+
+    /// A mask's flag `k` is the action bit `k`, on masks of every length
+    /// up to 40 (past the 32 bits, flags are clear), for action bits with
+    /// every byte busy.
+    #[test]
+    fn a_masks_flags_are_the_action_bits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for len in 0..=40 {
+            for _ in 0..200 {
+                let actions: u32 = rand::Rng::random(&mut rng);
+                let mut mask = vec![true; len];
+                write_action_mask(actions, &mut mask);
+                let want: Vec<bool> = (0..len).map(|k| k < 32 && actions >> k & 1 == 1).collect();
+                assert_eq!(mask, want, "{actions:b} in {len} flags");
             }
         }
     }
