@@ -33,6 +33,10 @@ pub(super) struct FirstLaps {
     pub(super) ended: u32,
     /// Non-empty holes whose sowing this leaves undecided.
     pub(super) undecided: u32,
+    /// Byte `k`: for an undecided hole `k` whose two laps this followed
+    /// (its hand, and the second lap's, below `len`), the seeds in the
+    /// second lap's last hole, where the sowing goes on; 0 otherwise.
+    pub(super) second: [u8; 16],
 }
 
 /// [`FirstLaps`] of the `n` holes from board index `row` (`n <= 16`) of
@@ -48,8 +52,8 @@ pub(super) fn first_laps<const N: usize>(
     en_passant: bool,
 ) -> FirstLaps {
     let wrap = |index: usize| if index >= len { index - len } else { index };
-    let (mut ended, mut undecided) = (0u32, 0u32);
-    for k in 0..n {
+    let (mut ended, mut undecided, mut second) = (0u32, 0u32, [0u8; 16]);
+    for (k, second) in second.iter_mut().enumerate().take(n) {
         let from = (row + k) & (N - 1);
         let seeds = usize::from(board.0[from]);
         let last = wrap(from + seeds);
@@ -69,8 +73,14 @@ pub(super) fn first_laps<const N: usize>(
         let ends2 = short && before + 1 < len && (held == 0 || held == 3);
         ended |= u32::from(ends || ends2) << k;
         undecided |= u32::from(seeds != 0 && !ends && !ends2) << k;
+        let followed = short && !ends && before + 1 < len && !ends2;
+        *second = if followed { held as u8 + 1 } else { 0 };
     }
-    FirstLaps { ended, undecided }
+    FirstLaps {
+        ended,
+        undecided,
+        second,
+    }
 }
 
 /// The holes of a row as byte indices: `row + k` in byte `k < n`, and
@@ -140,11 +150,14 @@ pub(super) unsafe fn first_laps_avx2<const N: usize>(
     let held = _mm_andnot_si128(_mm_or_si128(from, taken), held);
     let short2 = at_most(before, splat(len.saturating_sub(2)));
     let ends2 = _mm_and_si128(_mm_and_si128(short, short2), zero_or_three(held));
+    let followed = _mm_andnot_si128(_mm_or_si128(ends, ends2), _mm_and_si128(short, short2));
+    let second = _mm_and_si128(followed, _mm_add_epi8(held, splat(1)));
     let ends = _mm_or_si128(ends, ends2);
     let undecided = _mm_andnot_si128(ends, sown);
     FirstLaps {
         ended: _mm_movemask_epi8(ends) as u32 & 0xFFFF,
         undecided: _mm_movemask_epi8(undecided) as u32 & 0xFFFF,
+        second: std::mem::transmute::<__m128i, [u8; 16]>(second),
     }
 }
 
@@ -241,7 +254,8 @@ mod tests {
     /// more come up): a hole is ended when it held fewer than `len` seeds
     /// and its sowing ends with its first lap, or with its second when
     /// that lap's hand is below `len`; undecided when it held seeds
-    /// otherwise.
+    /// otherwise, with the count of its second lap's last hole when both
+    /// hands were below `len`.
     #[test]
     fn first_laps_end_where_the_lap_tables_end_them() {
         fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng, seconds: &mut u32) {
@@ -267,8 +281,8 @@ mod tests {
                             };
                             (seeds, last, tables.pick_up(sown, last))
                         };
-                        let (mut ended, mut undecided) = (0u32, 0u32);
-                        for k in 0..n {
+                        let (mut ended, mut undecided, mut second) = (0u32, 0u32, [0u8; 16]);
+                        for (k, second) in second.iter_mut().enumerate().take(n) {
                             let from = row + k;
                             let seeds = u32::from(board.0[from]);
                             if seeds == 0 {
@@ -278,16 +292,22 @@ mod tests {
                                 lap(&tables.pick_up(board, from), from, seeds);
                             let short = (seeds as usize) < len;
                             let first = hand == 1 || hand == 4;
-                            let second = !first && (hand as usize) < len && {
-                                let (count, _, _) = lap(&picked, last, hand);
-                                count == 1 || count == 4
-                            };
-                            let ends = short && (first || second);
-                            *seconds += u32::from(ends && second);
+                            let followed = short && !first && (hand as usize) < len;
+                            let (count, _, _) = lap(&picked, last, hand);
+                            let ends_second = count == 1 || count == 4;
+                            let ends = short && (first || followed && ends_second);
+                            *seconds += u32::from(ends && !first);
                             ended |= u32::from(ends) << k;
                             undecided |= u32::from(!ends) << k;
+                            if followed && !ends_second {
+                                *second = count as u8;
+                            }
                         }
-                        let want = FirstLaps { ended, undecided };
+                        let want = FirstLaps {
+                            ended,
+                            undecided,
+                            second,
+                        };
                         let case = format!("{board:?} {row} ({en_passant})");
                         assert_eq!(first_laps(&board, row, n, len, en_passant), want, "{case}");
                         #[cfg(target_arch = "x86_64")]

@@ -135,14 +135,17 @@ fn round<const N: usize, const EN_PASSANT: bool>(
 }
 
 /// The lanes of the holes listed in `undecided` (`(16 * position + hole)
-/// << 5 | board index`) of the boards `firsts` (a position's each), each
-/// written after its first lap; those whose sowing goes on packed to the
-/// front (how many, returned).
+/// << 5 | board index`) of the boards `firsts` (a position's each): those
+/// with `second[16 * position + hole]`, the count of their second lap's
+/// last hole ([`FirstLaps`](super::first_lap::FirstLaps)), written after
+/// their first two laps, the others after their first lap if their sowing
+/// goes on; packed to the front (how many, returned).
 #[inline(always)]
 fn first_round<const N: usize, const EN_PASSANT: bool>(
     tables: &LapTables<N>,
     firsts: &[Bytes<N>; BLOCK],
     undecided: &[u32],
+    second: &[u8; MAX_LANES],
     boards: &mut [Bytes<N>; MAX_LANES],
     words: &mut [u32; MAX_LANES],
 ) -> usize {
@@ -150,17 +153,27 @@ fn first_round<const N: usize, const EN_PASSANT: bool>(
     for &entry in undecided {
         let (id, from) = ((entry >> 5) as usize, (entry & 31) as usize);
         let board = &firsts[(id / 16) & (BLOCK - 1)];
-        let word = lane_word(from, u32::from(board.0[from & (N - 1)]), id);
-        let lap = tables.first_lap::<EN_PASSANT>(board, from, word as usize);
-        going = keep_lap(
-            tables,
-            lap,
-            word,
-            boards,
-            words,
-            going,
-            &mut |_, _, _, _, _| {},
-        );
+        let hand = u32::from(board.0[from & (N - 1)]);
+        let seeds = second[id & (MAX_LANES - 1)];
+        if seeds != 0 {
+            let (lane, last) = tables.two_laps::<EN_PASSANT>(board, from, hand);
+            let at = going & (MAX_LANES - 1);
+            boards[at] = lane;
+            words[at] = lane_word(last, u32::from(seeds), id);
+            going += 1;
+        } else {
+            let word = lane_word(from, hand, id);
+            let lap = tables.first_lap::<EN_PASSANT>(board, from, word as usize);
+            going = keep_lap(
+                tables,
+                lap,
+                word,
+                boards,
+                words,
+                going,
+                &mut |_, _, _, _, _| {},
+            );
+        }
     }
     going
 }
@@ -209,7 +222,11 @@ pub(crate) struct Lanes<const N: usize> {
     words: Box<[u32; MAX_LANES]>,
     /// The boards of a block's positions being decided, a byte a hole.
     firsts: Box<[Bytes<N>; BLOCK]>,
-    /// The holes of a block's positions whose first lap left them
+    /// `second[16 * position + hole]`: the count of the last hole of that
+    /// sowing's second lap, where the lanes start after it
+    /// ([`FirstLaps`](super::first_lap::FirstLaps)); 0 otherwise.
+    second: Box<[u8; MAX_LANES]>,
+    /// The holes of a block's positions whose first laps left them
     /// undecided: `(16 * position + hole) << 5 | board index`.
     undecided: Box<[u32; LIST]>,
     /// A block's chosen moves, sown.
@@ -314,6 +331,7 @@ impl<const N: usize> Lanes<N> {
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("BLOCK boards")),
+            second: Box::new([0; MAX_LANES]),
             undecided: Box::new([0; LIST]),
             sown: vec![Sown::default(); BLOCK],
         }
@@ -375,13 +393,14 @@ impl<const N: usize> Lanes<N> {
             boards,
             words,
             firsts,
+            second,
             undecided,
             en_passant,
             ..
         } = self;
         let en_passant = *en_passant;
         let (boards, words) = (&mut **boards, &mut **words);
-        let (firsts, undecided) = (&mut **firsts, &mut **undecided);
+        let (firsts, second, undecided) = (&mut **firsts, &mut **second, &mut **undecided);
         #[cfg(target_arch = "x86_64")]
         let rows = [row_indices(0, n), row_indices(n, n)];
         // Each position's first laps, all holes at once: the holes they
@@ -402,20 +421,22 @@ impl<const N: usize> Lanes<N> {
                 unsafe {
                     let laps = first_laps_avx2(&board, &rows[side], len, en_passant);
                     out[p] = laps.ended << 1;
+                    second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
                     listed = list_undecided_avx2(entry, laps.undecided, n, undecided, listed);
                 }
                 continue;
             }
             let laps = first_laps(&board, row, n, len, en_passant);
             out[p] = laps.ended << 1;
+            second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
             listed = list_undecided(entry, laps.undecided, n, undecided, listed);
         }
         // A listed hole whose lane leaves the rounds before FAST_LAPS laps
         // has its sowing ended: each is legal until found still going.
         let undecided = &undecided[..listed];
         let mut live = match en_passant {
-            true => first_round::<N, true>(tables, firsts, undecided, boards, words),
-            false => first_round::<N, false>(tables, firsts, undecided, boards, words),
+            true => first_round::<N, true>(tables, firsts, undecided, second, boards, words),
+            false => first_round::<N, false>(tables, firsts, undecided, second, boards, words),
         };
         for _ in 1..FAST_LAPS {
             if live == 0 {

@@ -143,6 +143,41 @@ impl<const N: usize> LapTables<N> {
         }
     }
 
+    /// The board of a sowing from board index `from` of `hand` seeds (fewer
+    /// than the board's holes) after its first two laps, the last hole of
+    /// each picked up, and the second lap's last hole: for a sowing that
+    /// goes on after both (`first_lap.rs` says which), read from `board` in
+    /// memory as [`LapTables::first_lap`] reads it.
+    #[inline(always)]
+    pub(super) fn two_laps<const EN_PASSANT: bool>(
+        &self,
+        board: &Bytes<N>,
+        from: usize,
+        hand: u32,
+    ) -> (Bytes<N>, usize) {
+        let at = lap_index(from, hand);
+        let last = usize::from(self.landing[at] & 31) & (N - 1);
+        // The first lap passed `last` once, and did not end there.
+        let hand = u32::from(board.0[last]) + 1;
+        let picked = self.pick_up(*board, from);
+        let sown = picked.add(&self.adds[at]);
+        let sown = if EN_PASSANT {
+            picked.en_passant(sown)
+        } else {
+            sown
+        };
+        let picked = self.pick_up(sown, last);
+        let at = lap_index(last, hand);
+        let last = usize::from(self.landing[at] & 31) & (N - 1);
+        let sown = picked.add(&self.adds[at]);
+        let sown = if EN_PASSANT {
+            picked.en_passant(sown)
+        } else {
+            sown
+        };
+        (self.pick_up(sown, last), last)
+    }
+
     /// The board of a lap whose sowing goes on from `last`: `sown` with that
     /// hole picked up.
     #[inline(always)]
@@ -240,5 +275,58 @@ mod tests {
         for len in 2..=32 {
             check::<32>(len);
         }
+    }
+
+    /// Two laps at once are the tables' two laps one after the other, on
+    /// both widths and every board length, en passant or not: from every
+    /// hole of random boards whose hand is below the board's length and
+    /// whose first lap goes on with a hand below it too.
+    #[test]
+    fn two_laps_at_once_are_two_laps() {
+        use rand::{Rng, SeedableRng};
+        fn check<const N: usize>(len: usize, rng: &mut rand_chacha::ChaCha8Rng) -> u32 {
+            let tables = LapTables::<N>::new(len);
+            let mut checked = 0;
+            for _ in 0..200 {
+                let mut board = Bytes::<N>::default();
+                for hole in 0..len {
+                    board.0[hole] = rng.random_range(0..=(len as u8 + 2).min(9));
+                }
+                for from in 0..len {
+                    let hand = u32::from(board.0[from]);
+                    if hand == 0 || hand as usize >= len {
+                        continue;
+                    }
+                    for en_passant in [false, true] {
+                        let lap = |board: &Bytes<N>, from: usize, hand: u32| match en_passant {
+                            true => tables.lap::<true>(board, lap_index(from, hand)),
+                            false => tables.lap::<false>(board, lap_index(from, hand)),
+                        };
+                        let (seeds, last, sown) = lap(&tables.pick_up(board, from), from, hand);
+                        if seeds == 1 || seeds == 4 || seeds as usize >= len {
+                            continue;
+                        }
+                        let (_, last2, sown2) = lap(&tables.pick_up(sown, last), last, seeds);
+                        let want = (tables.pick_up(sown2, last2), last2);
+                        let got = match en_passant {
+                            true => tables.two_laps::<true>(&board, from, hand),
+                            false => tables.two_laps::<false>(&board, from, hand),
+                        };
+                        assert_eq!(got, want, "{board:?} from {from} ({en_passant})");
+                        checked += 1;
+                    }
+                }
+            }
+            checked
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let mut checked = 0;
+        for len in (4..=16).step_by(2) {
+            checked += check::<16>(len, &mut rng);
+        }
+        for len in (4..=32).step_by(2) {
+            checked += check::<32>(len, &mut rng);
+        }
+        assert!(checked > 10_000, "{checked} sowings");
     }
 }
