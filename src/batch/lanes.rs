@@ -42,9 +42,9 @@
 //! rare long one) is decided exactly by `long_sowing.rs`.
 
 use super::bytes::{simd, Bytes};
-use super::first_lap::{first_laps, list_undecided, LIST};
 #[cfg(target_arch = "x86_64")]
 use super::first_lap::{first_laps_avx2, list_undecided_avx2, row_indices};
+use super::first_lap::{list_undecided, FirstLaps, LIST};
 use super::laps::{lap_index, LapTables, LAP_INDEX};
 use super::long_sowing::{long_sowing_ends, State, FAST_LAPS};
 use crate::engine::moves::Move;
@@ -426,7 +426,15 @@ impl<const N: usize> Lanes<N> {
                 }
                 continue;
             }
-            let laps = first_laps(&board, row, n, len, en_passant);
+            // The baseline build has no byte shuffle: every non-empty hole
+            // is listed, and sown from its first lap (a lookup one hole
+            // after another cost that build half its speed: its branches
+            // cannot be foreseen).
+            let laps = FirstLaps {
+                ended: 0,
+                undecided: pos.nonempty_mask(),
+                second: [0; 16],
+            };
             out[p] = laps.ended << 1;
             second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
             listed = list_undecided(entry, laps.undecided, n, undecided, listed);
