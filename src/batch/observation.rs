@@ -78,8 +78,44 @@ static SPREAD: [u64; 256] = {
 /// [`write_action_mask`] write, a batch's block at a time. For each board
 /// of up to 2x12 the row's length is known when compiled, so that the
 /// writes are unrolled and vectorized (for 2x6 they are a few vector
-/// operations instead of 21 single stores).
+/// operations instead of 21 single stores). Where the lanes run their AVX2
+/// build (`bytes::simd`), so do the rows: eight seeds are converted to
+/// floats at once, not four.
 pub(crate) fn write_rows<'a>(
+    positions: impl Iterator<Item = &'a Position>,
+    actions: &[u32],
+    holes: usize,
+    observations: &mut [f32],
+    masks: &mut [bool],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if super::bytes::simd() {
+        // SAFETY: the AVX2 build is chosen only where the processor has it.
+        return unsafe { write_rows_avx2(positions, actions, holes, observations, masks) };
+    }
+    write_rows_with(positions, actions, holes, observations, masks)
+}
+
+/// [`write_rows`] compiled for AVX2.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn write_rows_avx2<'a>(
+    positions: impl Iterator<Item = &'a Position>,
+    actions: &[u32],
+    holes: usize,
+    observations: &mut [f32],
+    masks: &mut [bool],
+) {
+    write_rows_with(positions, actions, holes, observations, masks)
+}
+
+/// [`write_rows`], inlined into each build.
+#[inline(always)]
+fn write_rows_with<'a>(
     positions: impl Iterator<Item = &'a Position>,
     actions: &[u32],
     holes: usize,
@@ -126,7 +162,8 @@ mod tests {
 
     /// A block's rows are each position's observation and mask, on every
     /// board (those whose length is compiled in, and the others), with
-    /// either side to move and action bits of every hole.
+    /// either side to move and action bits of every hole, in the baseline
+    /// build and the AVX2 build (where the processor has it).
     #[test]
     fn a_blocks_rows_are_its_positions_rows() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -154,16 +191,28 @@ mod tests {
             let actions: Vec<u32> = (0..positions.len() as u32)
                 .map(|k| k.wrapping_mul(0x9E37_79B9) >> (31 - h))
                 .collect();
-            let mut observations = vec![-1.0; positions.len() * w];
-            let mut masks = vec![true; positions.len() * m];
-            write_rows(positions.iter(), &actions, h, &mut observations, &mut masks);
-            for (i, (pos, &legal)) in positions.iter().zip(&actions).enumerate() {
-                let mut obs = vec![0.0; w];
-                write_observation(pos, &mut obs);
-                assert_eq!(observations[i * w..(i + 1) * w], obs, "2x{holes} {pos}");
-                let mut mask = vec![false; m];
-                write_action_mask(legal, &mut mask);
-                assert_eq!(masks[i * m..(i + 1) * m], mask, "2x{holes} {legal:b}");
+            for build in ["baseline", "avx2"] {
+                let mut observations = vec![-1.0; positions.len() * w];
+                let mut masks = vec![true; positions.len() * m];
+                let (obs, mask) = (&mut observations, &mut masks);
+                match build {
+                    "baseline" => write_rows_with(positions.iter(), &actions, h, obs, mask),
+                    #[cfg(target_arch = "x86_64")]
+                    _ if super::super::bytes::avx2() => {
+                        // SAFETY: the processor has AVX2.
+                        unsafe { write_rows_avx2(positions.iter(), &actions, h, obs, mask) }
+                    }
+                    _ => continue,
+                }
+                for (i, (pos, &legal)) in positions.iter().zip(&actions).enumerate() {
+                    let mut obs = vec![0.0; w];
+                    write_observation(pos, &mut obs);
+                    let case = format!("2x{holes} {pos} ({build})");
+                    assert_eq!(observations[i * w..(i + 1) * w], obs, "{case}");
+                    let mut mask = vec![false; m];
+                    write_action_mask(legal, &mut mask);
+                    assert_eq!(masks[i * m..(i + 1) * m], mask, "{case} {legal:b}");
+                }
             }
         }
     }
