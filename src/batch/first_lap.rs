@@ -23,6 +23,8 @@
 //! seeds or more, which this leaves undecided) are sown lap by lap.
 
 use super::bytes::Bytes;
+#[cfg(target_arch = "x86_64")]
+use crate::engine::bits::SELECT;
 
 /// The mover's holes whose sowing ends within its first two laps (bit `k`
 /// for the row's hole `k`), and those left to the lanes: the other
@@ -190,27 +192,9 @@ pub(super) fn list_undecided(
 /// build may write beyond the last.
 pub(super) const LIST: usize = 2 * 16 * 256;
 
-/// `SET_BITS[m]`: the bits set in `m`, in order, then zeros.
-#[cfg(target_arch = "x86_64")]
-static SET_BITS: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut bit, mut at) = (0, 0);
-        while bit < 8 {
-            if m >> bit & 1 == 1 {
-                table[m][at] = bit as u8;
-                at += 1;
-            }
-            bit += 1;
-        }
-        m += 1;
-    }
-    table
-};
-
 /// [`list_undecided`] eight holes at a time: the set holes' entries
-/// permuted to the front of a vector, stored whole.
+/// permuted to the front of a vector (by the engine's table of each byte's
+/// set bits; the entries past them are never read), stored whole.
 ///
 /// # Safety
 /// The processor must have AVX2 and POPCNT; `listed + 16 <= LIST`.
@@ -229,7 +213,7 @@ pub(super) unsafe fn list_undecided_avx2(
     let mut listed = listed;
     for half in 0..n.div_ceil(8) {
         let bits = (undecided >> (8 * half) & 0xFF) as usize;
-        let holes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(SET_BITS[bits].as_ptr().cast()));
+        let holes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(SELECT[bits].as_ptr().cast()));
         let holes = _mm256_add_epi32(holes, _mm256_set1_epi32(8 * half as i32));
         let entries = _mm256_add_epi32(
             _mm256_set1_epi32(entry as i32),

@@ -416,31 +416,33 @@ impl<const N: usize> Lanes<N> {
             let row = side * n;
             firsts[p & (BLOCK - 1)] = board;
             let entry = ((16 * p) << 5 | row) as u32;
-            #[cfg(target_arch = "x86_64")]
-            if SIMD {
-                // SAFETY: the AVX2 build runs only where the processor has
-                // AVX2 and POPCNT (`Lanes::decide`); at most 16 entries a
-                // position are listed, and the list has room for 16 more.
-                unsafe {
-                    let laps = first_laps_avx2(&board, &rows[side], len, en_passant);
-                    out[p] = laps.ended << 1;
-                    second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
-                    listed = list_undecided_avx2(entry, laps.undecided, n, undecided, listed);
-                }
-                continue;
-            }
             // The baseline build has no byte shuffle: every non-empty hole
             // is listed, and sown from its first lap (a lookup one hole
             // after another cost that build half its speed: its branches
             // cannot be foreseen).
-            let laps = FirstLaps {
+            let baseline = || FirstLaps {
                 ended: 0,
                 undecided: pos.nonempty_mask(),
                 second: [0; 16],
             };
+            #[cfg(target_arch = "x86_64")]
+            let laps = match SIMD {
+                // SAFETY: the AVX2 build runs only where the processor has
+                // AVX2 and POPCNT (`Lanes::decide`).
+                true => unsafe { first_laps_avx2(&board, &rows[side], len, en_passant) },
+                false => baseline(),
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let laps = baseline();
             out[p] = laps.ended << 1;
             second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
-            listed = list_undecided(entry, laps.undecided, n, undecided, listed);
+            listed = match SIMD {
+                // SAFETY: as above; at most 16 entries a position are
+                // listed, and the list has room for 16 more.
+                #[cfg(target_arch = "x86_64")]
+                true => unsafe { list_undecided_avx2(entry, laps.undecided, n, undecided, listed) },
+                _ => list_undecided(entry, laps.undecided, n, undecided, listed),
+            };
         }
         // A listed hole whose lane leaves the rounds before FAST_LAPS laps
         // has its sowing ended: each is legal until found still going.

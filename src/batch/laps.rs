@@ -92,23 +92,7 @@ impl<const N: usize> LapTables<N> {
         board: &Bytes<N>,
         at: usize,
     ) -> (u32, usize, Bytes<N>) {
-        let at = at & LAP_INDEX as usize;
-        let end = self.landing[at];
-        let (last, added) = (usize::from(end & 31) & (N - 1), u32::from(end >> 8));
-        let before = u32::from(board.0[last]);
-        let sown = board.add(&self.adds[at]);
-        if EN_PASSANT {
-            // The last hole's seeds before its last are taken at each four
-            // when it held fewer than four; its last seed then falls.
-            let seeds = if before < 4 {
-                ((before + added - 1) & 3) + 1
-            } else {
-                before + added
-            };
-            (seeds, last, board.en_passant(sown))
-        } else {
-            (before + added, last, sown)
-        }
+        self.lap_counted::<EN_PASSANT>(*board, at, |last| u32::from(board.0[last]))
     }
 
     /// [`LapTables::lap`] from `board` as it was before board index `from`
@@ -121,25 +105,51 @@ impl<const N: usize> LapTables<N> {
         from: usize,
         at: usize,
     ) -> (u32, usize, Bytes<N>) {
+        let picked = self.pick_up(*board, from);
+        self.lap_counted::<EN_PASSANT>(picked, at, |last| {
+            if last == from {
+                0
+            } else {
+                u32::from(board.0[last])
+            }
+        })
+    }
+
+    /// The lap of [`LapTables::lap`] on `picked` (the hole picked up
+    /// already emptied), `count(last)` being the seeds its last hole held
+    /// before the lap.
+    #[inline(always)]
+    fn lap_counted<const EN_PASSANT: bool>(
+        &self,
+        picked: Bytes<N>,
+        at: usize,
+        count: impl FnOnce(usize) -> u32,
+    ) -> (u32, usize, Bytes<N>) {
         let at = at & LAP_INDEX as usize;
         let end = self.landing[at];
         let (last, added) = (usize::from(end & 31) & (N - 1), u32::from(end >> 8));
-        let before = if last == from {
-            0
+        let before = count(last);
+        let sown = self.sow::<EN_PASSANT>(picked, at);
+        let seeds = if EN_PASSANT && before < 4 {
+            // The last hole's seeds before its last are taken at each four
+            // when it held fewer than four; its last seed then falls.
+            ((before + added - 1) & 3) + 1
         } else {
-            u32::from(board.0[last])
+            before + added
         };
-        let picked = self.pick_up(*board, from);
-        let sown = picked.add(&self.adds[at]);
+        (seeds, last, sown)
+    }
+
+    /// The board `picked` after the lap that `at` ([`lap_index`]) names,
+    /// captures en passant taken (its last hole then not holding its count:
+    /// [`LapTables::settle`]).
+    #[inline(always)]
+    fn sow<const EN_PASSANT: bool>(&self, picked: Bytes<N>, at: usize) -> Bytes<N> {
+        let sown = picked.add(&self.adds[at & LAP_INDEX as usize]);
         if EN_PASSANT {
-            let seeds = if before < 4 {
-                ((before + added - 1) & 3) + 1
-            } else {
-                before + added
-            };
-            (seeds, last, picked.en_passant(sown))
+            picked.en_passant(sown)
         } else {
-            (before + added, last, sown)
+            sown
         }
     }
 
@@ -156,25 +166,13 @@ impl<const N: usize> LapTables<N> {
         hand: u32,
     ) -> (Bytes<N>, usize) {
         let at = lap_index(from, hand);
+        let first = usize::from(self.landing[at] & 31) & (N - 1);
+        // The first lap passed `first` once, and did not end there.
+        let hand = u32::from(board.0[first]) + 1;
+        let sown = self.sow::<EN_PASSANT>(self.pick_up(*board, from), at);
+        let at = lap_index(first, hand);
         let last = usize::from(self.landing[at] & 31) & (N - 1);
-        // The first lap passed `last` once, and did not end there.
-        let hand = u32::from(board.0[last]) + 1;
-        let picked = self.pick_up(*board, from);
-        let sown = picked.add(&self.adds[at]);
-        let sown = if EN_PASSANT {
-            picked.en_passant(sown)
-        } else {
-            sown
-        };
-        let picked = self.pick_up(sown, last);
-        let at = lap_index(last, hand);
-        let last = usize::from(self.landing[at] & 31) & (N - 1);
-        let sown = picked.add(&self.adds[at]);
-        let sown = if EN_PASSANT {
-            picked.en_passant(sown)
-        } else {
-            sown
-        };
+        let sown = self.sow::<EN_PASSANT>(self.pick_up(sown, first), at);
         (self.pick_up(sown, last), last)
     }
 

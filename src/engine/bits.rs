@@ -9,8 +9,8 @@
 //! most 16 holes, two bytes).
 
 /// `SELECT[b][j]`: the position of the `j`-th set bit (0-based) of byte `b`,
-/// 8 where there is none.
-static SELECT: [[u8; 8]; 256] = {
+/// 8 where there is none. (The batch's lanes list a row's holes with it.)
+pub(crate) static SELECT: [[u8; 8]; 256] = {
     let mut table = [[8u8; 8]; 256];
     let mut byte = 0;
     while byte < 256 {

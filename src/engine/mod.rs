@@ -9,7 +9,7 @@
 //! names as the library's flat API.
 
 pub(crate) mod agent_trait;
-mod bits;
+pub(crate) mod bits;
 mod board_key;
 pub(crate) mod diagram;
 pub(crate) mod forfeit;
