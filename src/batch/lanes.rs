@@ -434,7 +434,9 @@ impl<const N: usize> Lanes<N> {
             };
             #[cfg(not(target_arch = "x86_64"))]
             let laps = baseline();
-            out[p] = laps.ended << 1;
+            // A listed hole is legal until its lane is found still going
+            // after FAST_LAPS laps (below).
+            out[p] = (laps.ended | laps.undecided) << 1;
             second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
             listed = match SIMD {
                 // SAFETY: as above; at most 16 entries a position are
@@ -444,8 +446,6 @@ impl<const N: usize> Lanes<N> {
                 _ => list_undecided(entry, laps.undecided, n, undecided, listed),
             };
         }
-        // A listed hole whose lane leaves the rounds before FAST_LAPS laps
-        // has its sowing ended: each is legal until found still going.
         let undecided = &undecided[..listed];
         let mut live = match en_passant {
             true => first_round::<N, true>(tables, firsts, undecided, second, boards, words),
@@ -460,10 +460,6 @@ impl<const N: usize> Lanes<N> {
                 true => round::<N, true>(tables, boards, words, live, record),
                 false => round::<N, false>(tables, boards, words, live, record),
             };
-        }
-        for &entry in undecided {
-            let id = (entry >> 5) as usize;
-            out[id / 16] |= 2 << (id % 16);
         }
         // Sowings still going after FAST_LAPS laps (nearly all endless):
         // each is followed to its end or to a repeated state.
