@@ -17,7 +17,9 @@
 //! its seeds before otherwise. The sowing ends there when that is 0 or 3.
 //!
 //! Looked up for every hole at once (byte shuffles of the board by the
-//! holes' landing indices, in the lanes' AVX2 build), this decides about
+//! holes' landing indices, in the lanes' AVX2 build; two positions a
+//! 32-byte instruction, one in each half: 20 cycles a position on II 2x12
+//! against 28 for one position a 16-byte instruction), this decides about
 //! four in five of the non-empty holes of a random II 2x12 position (3.2
 //! and 1.2 of 5.6) without a lane; only the others (and holes of `len`
 //! seeds or more, which this leaves undecided) are sown lap by lap.
@@ -94,8 +96,10 @@ pub(super) fn row_indices(row: usize, n: usize) -> [u8; 16] {
     std::array::from_fn(|k| if k < n { (row + k) as u8 } else { 0x80 })
 }
 
-/// [`first_laps`] by byte shuffles, every hole of the row at once, where
-/// `holes` is [`row_indices`] of the row.
+/// [`first_laps`] by byte shuffles, every hole of a row of two positions
+/// at once (one in each 16-byte half of the vectors, so that each
+/// instruction serves both): `boards[j]` with the row whose
+/// [`row_indices`] are `holes[16 * j..]`.
 ///
 /// # Safety
 /// The processor must have AVX2.
@@ -103,66 +107,78 @@ pub(super) fn row_indices(row: usize, n: usize) -> [u8; 16] {
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 pub(super) unsafe fn first_laps_avx2<const N: usize>(
-    board: &Bytes<N>,
-    holes: &[u8; 16],
+    boards: [&Bytes<N>; 2],
+    holes: &[u8; 32],
     len: usize,
     en_passant: bool,
-) -> FirstLaps {
+) -> [FirstLaps; 2] {
     use std::arch::x86_64::*;
-    let at = |i: usize| _mm_loadu_si128(board.0.as_ptr().add(i).cast());
-    let low = at(0);
-    let high = if N > 16 { at(16) } else { _mm_setzero_si128() };
+    let half = |board: &Bytes<N>, i: usize| _mm_loadu_si128(board.0.as_ptr().add(i).cast());
+    // The boards' first 16 bytes, and their next 16 (each position's in
+    // its half).
+    let low = _mm256_set_m128i(half(boards[1], 0), half(boards[0], 0));
+    let high = if N > 16 {
+        _mm256_set_m128i(half(boards[1], 16), half(boards[0], 16))
+    } else {
+        _mm256_setzero_si256()
+    };
     // Byte `k` of the board's byte `index[k]` (0 where `index[k]` has its
     // top bit set): a shuffle of each half, chosen by the index's bit 4.
-    let lookup = |index: __m128i| {
-        let from_low = _mm_shuffle_epi8(low, index);
+    let lookup = |index: __m256i| {
+        let from_low = _mm256_shuffle_epi8(low, index);
         if N > 16 {
-            let from_high = _mm_shuffle_epi8(high, index);
-            _mm_blendv_epi8(from_low, from_high, _mm_slli_epi16::<3>(index))
+            let from_high = _mm256_shuffle_epi8(high, index);
+            _mm256_blendv_epi8(from_low, from_high, _mm256_slli_epi16::<3>(index))
         } else {
             from_low
         }
     };
-    let splat = |byte: usize| _mm_set1_epi8(byte as i8);
-    let (zero, three, len_bytes) = (_mm_setzero_si128(), splat(3), splat(len));
+    let splat = |byte: usize| _mm256_set1_epi8(byte as i8);
+    let (zero, three, len_bytes) = (_mm256_setzero_si256(), splat(3), splat(len));
     // Where `a <= b`, unsigned, byte by byte.
-    let at_most = |a: __m128i, b: __m128i| _mm_cmpeq_epi8(_mm_min_epu8(a, b), a);
+    let at_most = |a: __m256i, b: __m256i| _mm256_cmpeq_epi8(_mm256_min_epu8(a, b), a);
     // `index` (below `2 * len`) brought below `len`.
-    let wrap = |index: __m128i| _mm_min_epu8(index, _mm_sub_epi8(index, len_bytes));
+    let wrap = |index: __m256i| _mm256_min_epu8(index, _mm256_sub_epi8(index, len_bytes));
     let zero_or_three =
-        |x: __m128i| _mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, three));
-    let holes = _mm_loadu_si128(holes.as_ptr().cast());
+        |x: __m256i| _mm256_or_si256(_mm256_cmpeq_epi8(x, zero), _mm256_cmpeq_epi8(x, three));
+    let holes = _mm256_loadu_si256(holes.as_ptr().cast());
     let seeds = lookup(holes);
-    let last = wrap(_mm_add_epi8(holes, seeds));
+    let last = wrap(_mm256_add_epi8(holes, seeds));
     let before = lookup(last);
-    let sown = _mm_andnot_si128(_mm_cmpeq_epi8(seeds, zero), splat(0xFF));
-    let short = _mm_and_si128(sown, at_most(seeds, splat(len - 1)));
-    let ends = _mm_and_si128(short, zero_or_three(before));
+    let sown = _mm256_andnot_si256(_mm256_cmpeq_epi8(seeds, zero), splat(0xFF));
+    let short = _mm256_and_si256(sown, at_most(seeds, splat(len - 1)));
+    let ends = _mm256_and_si256(short, zero_or_three(before));
     // The second lap.
-    let last2 = wrap(_mm_add_epi8(_mm_add_epi8(last, before), splat(1)));
+    let last2 = wrap(_mm256_add_epi8(_mm256_add_epi8(last, before), splat(1)));
     let seen = lookup(last2);
-    let passed = _mm_sub_epi8(last2, holes);
-    let passed = _mm_min_epu8(passed, _mm_add_epi8(passed, len_bytes));
-    let from = _mm_cmpeq_epi8(passed, zero);
-    let dropped = _mm_andnot_si128(from, at_most(passed, seeds));
+    let passed = _mm256_sub_epi8(last2, holes);
+    let passed = _mm256_min_epu8(passed, _mm256_add_epi8(passed, len_bytes));
+    let from = _mm256_cmpeq_epi8(passed, zero);
+    let dropped = _mm256_andnot_si256(from, at_most(passed, seeds));
     // `seen`, plus one where the first lap dropped a seed (minus all ones).
-    let held = _mm_sub_epi8(seen, dropped);
-    let taken = _mm_and_si128(
-        _mm_and_si128(dropped, _mm_cmpeq_epi8(seen, three)),
+    let held = _mm256_sub_epi8(seen, dropped);
+    let taken = _mm256_and_si256(
+        _mm256_and_si256(dropped, _mm256_cmpeq_epi8(seen, three)),
         splat(if en_passant { 0xFF } else { 0 }),
     );
-    let held = _mm_andnot_si128(_mm_or_si128(from, taken), held);
+    let held = _mm256_andnot_si256(_mm256_or_si256(from, taken), held);
     let short2 = at_most(before, splat(len.saturating_sub(2)));
-    let ends2 = _mm_and_si128(_mm_and_si128(short, short2), zero_or_three(held));
-    let followed = _mm_andnot_si128(_mm_or_si128(ends, ends2), _mm_and_si128(short, short2));
-    let second = _mm_and_si128(followed, _mm_add_epi8(held, splat(1)));
-    let ends = _mm_or_si128(ends, ends2);
-    let undecided = _mm_andnot_si128(ends, sown);
-    FirstLaps {
-        ended: _mm_movemask_epi8(ends) as u32 & 0xFFFF,
-        undecided: _mm_movemask_epi8(undecided) as u32 & 0xFFFF,
-        second: std::mem::transmute::<__m128i, [u8; 16]>(second),
-    }
+    let ends2 = _mm256_and_si256(_mm256_and_si256(short, short2), zero_or_three(held));
+    let both_short = _mm256_and_si256(short, short2);
+    let followed = _mm256_andnot_si256(_mm256_or_si256(ends, ends2), both_short);
+    let second = _mm256_and_si256(followed, _mm256_add_epi8(held, splat(1)));
+    let ends = _mm256_or_si256(ends, ends2);
+    let undecided = _mm256_andnot_si256(ends, sown);
+    let (ended, undecided) = (
+        _mm256_movemask_epi8(ends) as u32,
+        _mm256_movemask_epi8(undecided) as u32,
+    );
+    let second = std::mem::transmute::<__m256i, [[u8; 16]; 2]>(second);
+    [0, 1].map(|j| FirstLaps {
+        ended: ended >> (16 * j) & 0xFFFF,
+        undecided: undecided >> (16 * j) & 0xFFFF,
+        second: second[j],
+    })
 }
 
 /// The entries of a position's undecided holes for the lanes' list:
@@ -247,6 +263,9 @@ mod tests {
         fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng, seconds: &mut u32) {
             let tables = LapTables::<N>::new(len);
             let n = len / 2;
+            // The cases of each rules (en passant or not), for the AVX2
+            // build's pairs.
+            let mut cases: [Vec<(Bytes<N>, usize, FirstLaps, String)>; 2] = Default::default();
             for _ in 0..400 {
                 let mut board = Bytes::<N>::default();
                 for hole in 0..len {
@@ -298,13 +317,24 @@ mod tests {
                         let mut bytes = [0u8; 32];
                         bytes[..N].copy_from_slice(&board.0);
                         assert_eq!(first_laps(&bytes, row, n, len, en_passant), want, "{case}");
-                        #[cfg(target_arch = "x86_64")]
-                        if avx2() {
-                            let holes = row_indices(row, n);
-                            // SAFETY: the processor has AVX2.
-                            let got = unsafe { first_laps_avx2(&board, &holes, len, en_passant) };
-                            assert_eq!(got, want, "{case} (AVX2)");
-                        }
+                        cases[usize::from(en_passant)].push((board, row, want, case));
+                    }
+                }
+            }
+            // Each case beside the next (and the last beside the first): a
+            // pair whose halves differ in board and row.
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                for (en_passant, cases) in [false, true].into_iter().zip(&cases) {
+                    for (i, a) in cases.iter().enumerate() {
+                        let b = &cases[(i + 1) % cases.len()];
+                        let mut holes = [0u8; 32];
+                        holes[..16].copy_from_slice(&row_indices(a.1, n));
+                        holes[16..].copy_from_slice(&row_indices(b.1, n));
+                        // SAFETY: the processor has AVX2.
+                        let got = unsafe { first_laps_avx2([&a.0, &b.0], &holes, len, en_passant) };
+                        assert_eq!(got[0], a.2, "{} (AVX2, first of a pair)", a.3);
+                        assert_eq!(got[1], b.2, "{} (AVX2, second of a pair)", b.3);
                     }
                 }
             }

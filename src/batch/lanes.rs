@@ -18,8 +18,8 @@
 //!
 //! In the AVX2 build only the holes whose sowing goes past its second lap
 //! get lanes: the first two laps of every hole of a position are looked up
-//! at once (`first_lap.rs`), and end four in five sowings of random II
-//! 2x12 positions (3.2 and 1.2 of 5.6). The others are listed (eight at a
+//! at once, two positions an instruction (`first_lap.rs`), and end four in
+//! five sowings of random II 2x12 positions (3.2 and 1.2 of 5.6). The others are listed (eight at a
 //! time), and their lanes start after their second lap, or after their
 //! first where a hand reaches the board's length. A lane that leaves the
 //! rounds has its sowing ended; one still going after [`FAST_LAPS`] laps
@@ -404,47 +404,70 @@ impl<const N: usize> Lanes<N> {
         let en_passant = *en_passant;
         let (boards, words) = (&mut **boards, &mut **words);
         let (firsts, second, undecided) = (&mut **firsts, &mut **second, &mut **undecided);
-        #[cfg(target_arch = "x86_64")]
-        let rows = [row_indices(0, n), row_indices(n, n)];
         // Each position's first laps, all holes at once: the holes they
         // leave undecided are listed (every hole is written, only those are
         // kept), and only those get lanes.
         let mut listed = 0usize;
-        for (p, pos) in positions.enumerate() {
-            let board = Bytes::of_board(&pos.board).and(&tables.on_board);
-            let side = pos.side_to_move().index();
-            let row = side * n;
-            firsts[p & (BLOCK - 1)] = board;
-            let entry = ((16 * p) << 5 | row) as u32;
-            // The baseline build has no byte shuffle: every non-empty hole
-            // is listed, and sown from its first lap (a lookup one hole
-            // after another cost that build half its speed: its branches
-            // cannot be foreseen).
-            let baseline = || FirstLaps {
-                ended: 0,
-                undecided: pos.nonempty_mask(),
-                second: [0; 16],
-            };
-            #[cfg(target_arch = "x86_64")]
-            let laps = match SIMD {
-                // SAFETY: the AVX2 build runs only where the processor has
-                // AVX2 and POPCNT (`Lanes::decide`).
-                true => unsafe { first_laps_avx2(&board, &rows[side], len, en_passant) },
-                false => baseline(),
-            };
-            #[cfg(not(target_arch = "x86_64"))]
-            let laps = baseline();
+        // Keeps position `p`'s first laps `laps`, its mover's row from
+        // board index `row`.
+        let mut keep = |p: usize, row: usize, laps: FirstLaps, listed: usize| {
             // A listed hole is legal until its lane is found still going
             // after FAST_LAPS laps (below).
             out[p] = (laps.ended | laps.undecided) << 1;
             second[(16 * p) & (MAX_LANES - 1)..][..16].copy_from_slice(&laps.second);
-            listed = match SIMD {
-                // SAFETY: as above; at most 16 entries a position are
-                // listed, and the list has room for 16 more.
+            let entry = ((16 * p) << 5 | row) as u32;
+            match SIMD {
+                // SAFETY: the AVX2 build runs only where the processor has
+                // AVX2 and POPCNT (`Lanes::decide`); at most 16 entries a
+                // position are listed, and the list has room for 16 more.
                 #[cfg(target_arch = "x86_64")]
                 true => unsafe { list_undecided_avx2(entry, laps.undecided, n, undecided, listed) },
                 _ => list_undecided(entry, laps.undecided, n, undecided, listed),
-            };
+            }
+        };
+        match SIMD {
+            #[cfg(target_arch = "x86_64")]
+            true => {
+                // The positions two at a time, a pair's rows side by side.
+                let mut rows = [[0u8; 32]; 4];
+                for (k, rows) in rows.iter_mut().enumerate() {
+                    rows[..16].copy_from_slice(&row_indices(k / 2 * n, n));
+                    rows[16..].copy_from_slice(&row_indices(k % 2 * n, n));
+                }
+                let mut sides = [0usize; BLOCK];
+                for (p, pos) in positions.enumerate() {
+                    firsts[p & (BLOCK - 1)] = Bytes::of_board(&pos.board).and(&tables.on_board);
+                    sides[p & (BLOCK - 1)] = pos.side_to_move().index();
+                }
+                for p in (0..count).step_by(2) {
+                    // An odd last position is paired with itself.
+                    let q = (p + 1).min(count - 1);
+                    let (a, b) = (p & (BLOCK - 1), q & (BLOCK - 1));
+                    let (boards, holes) =
+                        ([&firsts[a], &firsts[b]], &rows[2 * sides[a] + sides[b]]);
+                    // SAFETY: as above.
+                    let [first, next] = unsafe { first_laps_avx2(boards, holes, len, en_passant) };
+                    listed = keep(p, sides[a] * n, first, listed);
+                    if q > p {
+                        listed = keep(q, sides[b] * n, next, listed);
+                    }
+                }
+            }
+            _ => {
+                // The baseline build has no byte shuffle: every non-empty hole
+                // is listed, and sown from its first lap (a lookup one hole
+                // after another cost that build half its speed: its branches
+                // cannot be foreseen).
+                for (p, pos) in positions.enumerate() {
+                    firsts[p & (BLOCK - 1)] = Bytes::of_board(&pos.board).and(&tables.on_board);
+                    let laps = FirstLaps {
+                        ended: 0,
+                        undecided: pos.nonempty_mask(),
+                        second: [0; 16],
+                    };
+                    listed = keep(p, pos.side_to_move().index() * n, laps, listed);
+                }
+            }
         }
         let undecided = &undecided[..listed];
         let mut live = match en_passant {
