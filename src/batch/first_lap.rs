@@ -1,6 +1,6 @@
-//! The first two laps of every hole of a mover's row at once, for the
-//! batch's lanes (`lanes.rs`): which sowings end within them, and so need
-//! no lane.
+//! The first laps of every hole of a mover's row at once (two, and in
+//! Hoyito II and III three), for the batch's lanes (`lanes.rs`): which
+//! sowings end within them, and so need no lane.
 //!
 //! A lap of `c < len` seeds from board index `i` drops one seed in each of
 //! the `c` holes after `i` and none elsewhere, so its last seed falls in
@@ -16,24 +16,36 @@
 //! or nothing in Hoyito I if that seed made four and was taken en passant;
 //! its seeds before otherwise. The sowing ends there when that is 0 or 3.
 //!
+//! Otherwise the third lap picks up `h3` (that count, plus one) from `L2`,
+//! and when `h3 < len` its last seed falls in `L3 = (L2 + h3) mod len`
+//! (never `L2`), which held: nothing if `L3 = L` (picked up by the second
+//! lap, which does not reach it again); one seed if `L3 = i` and the
+//! second lap passed it (none otherwise); else its seeds before, plus one
+//! for each of the two laps that passed it. Hoyito I is left to the lanes
+//! after the second lap: its captures en passant would need each hole's
+//! count after every lap.
+//!
 //! Looked up for every hole at once (byte shuffles of the board by the
 //! holes' landing indices, in the lanes' AVX2 build; two positions a
 //! 32-byte instruction, one in each half: 20 cycles a position on II 2x12
-//! against 28 for one position a 16-byte instruction), this decides about
-//! four in five of the non-empty holes of a random II 2x12 position (3.2
-//! and 1.2 of 5.6) without a lane; only the others (and holes of `len`
-//! seeds or more, which this leaves undecided) are sown lap by lap.
+//! against 28 for one position a 16-byte instruction, for two laps), this
+//! decides nine in ten of the non-empty holes of a random II 2x12 position
+//! (3.2, 1.2 and 0.55 of 5.6) without a lane; only the others (and holes
+//! of `len` seeds or more, which this leaves undecided) are sown lap by
+//! lap. The third lap costs the lookup 7 cycles a position on II 2x12 and
+//! saves the lanes 9 (TSC cycle counts, steady state, 4,096 games).
 
 use super::bytes::Bytes;
 #[cfg(target_arch = "x86_64")]
 use crate::engine::bits::SELECT;
 
-/// The mover's holes whose sowing ends within its first two laps (bit `k`
+/// The mover's holes whose sowing ends within its first laps (bit `k`
 /// for the row's hole `k`), and those left to the lanes: the other
 /// non-empty ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FirstLaps {
-    /// Sowings that end within their first two laps.
+    /// Sowings that end within the laps looked up (two, three in Hoyito II
+    /// and III).
     pub(super) ended: u32,
     /// Non-empty holes whose sowing this leaves undecided.
     pub(super) undecided: u32,
@@ -79,8 +91,23 @@ pub(super) fn first_laps(
         let ends2 = short & short2 & ((held == 0) | (held == 3));
         ended |= u32::from(ends | ends2) << k;
         undecided |= u32::from(sown & !ends & !ends2) << k;
+        // The third lap: `held + 1` seeds from `last2`.
+        let short3 = held + 1 < len;
+        let last3 = wrap((last2 + held + 1) & 63);
+        let from_start = wrap((last3 + len - from) & 63);
+        let from_last = wrap((last3 + len - last) & 63);
+        let dropped1 = (from_start != 0) & (from_start <= seeds);
+        let dropped2 = (from_last != 0) & (from_last <= before + 1);
+        let held3 = match (from_last, from_start) {
+            (0, _) => 0,
+            (_, 0) => usize::from(dropped2),
+            _ => at(last3) + usize::from(dropped1) + usize::from(dropped2),
+        };
         let followed = short & !ends & short2 & !ends2;
-        *second = (held as u8 + 1) * u8::from(followed);
+        let ends3 = !en_passant & followed & short3 & ((held3 == 0) | (held3 == 3));
+        ended |= u32::from(ends3) << k;
+        undecided &= !(u32::from(ends3) << k);
+        *second = (held as u8 + 1) * u8::from(followed & !ends3);
     }
     FirstLaps {
         ended,
@@ -166,8 +193,34 @@ pub(super) unsafe fn first_laps_avx2<const N: usize>(
     let ends2 = _mm256_and_si256(_mm256_and_si256(short, short2), zero_or_three(held));
     let both_short = _mm256_and_si256(short, short2);
     let followed = _mm256_andnot_si256(_mm256_or_si256(ends, ends2), both_short);
-    let second = _mm256_and_si256(followed, _mm256_add_epi8(held, splat(1)));
-    let ends = _mm256_or_si256(ends, ends2);
+    let hand3 = _mm256_add_epi8(held, splat(1));
+    // The third lap (none in Hoyito I).
+    let third = || {
+        let hand2 = _mm256_add_epi8(before, splat(1));
+        let last3 = wrap(_mm256_add_epi8(last2, hand3));
+        // How far `last3` lies after `from`, below `len`.
+        let after = |from: __m256i| {
+            let d = _mm256_sub_epi8(last3, from);
+            _mm256_min_epu8(d, _mm256_add_epi8(d, len_bytes))
+        };
+        let (from_start, from_last) = (after(holes), after(last));
+        let (at_start, at_last) = (
+            _mm256_cmpeq_epi8(from_start, zero),
+            _mm256_cmpeq_epi8(from_last, zero),
+        );
+        let dropped1 = _mm256_andnot_si256(at_start, at_most(from_start, seeds));
+        let dropped2 = _mm256_andnot_si256(at_last, at_most(from_last, hand2));
+        // Its count, plus one a lap that passed it (minus all ones): nothing at
+        // `from`, all of it gone at `last`.
+        let held3 = _mm256_andnot_si256(at_start, _mm256_sub_epi8(lookup(last3), dropped1));
+        let held3 = _mm256_andnot_si256(at_last, _mm256_sub_epi8(held3, dropped2));
+        let short3 = at_most(held, splat(len.saturating_sub(2)));
+        _mm256_and_si256(_mm256_and_si256(followed, short3), zero_or_three(held3))
+    };
+    let ends3 = if en_passant { zero } else { third() };
+    let followed = _mm256_andnot_si256(ends3, followed);
+    let second = _mm256_and_si256(followed, hand3);
+    let ends = _mm256_or_si256(_mm256_or_si256(ends, ends2), ends3);
     let undecided = _mm256_andnot_si256(ends, sown);
     let (ended, undecided) = (
         _mm256_movemask_epi8(ends) as u32,
@@ -255,12 +308,17 @@ mod tests {
     /// both widths (counts 0 to 40, so holes and hands of `len` seeds and
     /// more come up): a hole is ended when it held fewer than `len` seeds
     /// and its sowing ends with its first lap, or with its second when
-    /// that lap's hand is below `len`; undecided when it held seeds
-    /// otherwise, with the count of its second lap's last hole when both
-    /// hands were below `len`.
+    /// that lap's hand is below `len`, or (without captures en passant)
+    /// with its third when that lap's hand is below `len` too; undecided
+    /// when it held seeds otherwise, with the count of its second lap's
+    /// last hole when the first two hands were below `len`.
     #[test]
     fn first_laps_end_where_the_lap_tables_end_them() {
-        fn check<const N: usize>(len: usize, rng: &mut ChaCha8Rng, seconds: &mut u32) {
+        fn check<const N: usize>(
+            len: usize,
+            rng: &mut ChaCha8Rng,
+            (seconds, thirds): (&mut u32, &mut u32),
+        ) {
             let tables = LapTables::<N>::new(len);
             let n = len / 2;
             // The cases of each rules (en passant or not), for the AVX2
@@ -298,13 +356,20 @@ mod tests {
                             let short = (seeds as usize) < len;
                             let first = hand == 1 || hand == 4;
                             let followed = short && !first && (hand as usize) < len;
-                            let (count, _, _) = lap(&picked, last, hand);
+                            let (count, last2, picked2) = lap(&picked, last, hand);
                             let ends_second = count == 1 || count == 4;
-                            let ends = short && (first || followed && ends_second);
-                            *seconds += u32::from(ends && !first);
+                            let third = !en_passant && !ends_second && (count as usize) < len;
+                            let ends_third = third && {
+                                let (count3, _, _) = lap(&picked2, last2, count);
+                                count3 == 1 || count3 == 4
+                            };
+                            let ends_late = ends_second || ends_third;
+                            let ends = short && (first || followed && ends_late);
+                            *seconds += u32::from(ends && !first && ends_second);
+                            *thirds += u32::from(ends && !first && ends_third);
                             ended |= u32::from(ends) << k;
                             undecided |= u32::from(!ends) << k;
-                            if followed && !ends_second {
+                            if followed && !ends_late {
                                 *second = count as u8;
                             }
                         }
@@ -340,17 +405,18 @@ mod tests {
             }
         }
         let mut rng = ChaCha8Rng::seed_from_u64(21);
-        let mut seconds = 0;
+        let (mut seconds, mut thirds) = (0, 0);
         for len in (4..=16).step_by(2) {
-            check::<16>(len, &mut rng, &mut seconds);
+            check::<16>(len, &mut rng, (&mut seconds, &mut thirds));
         }
         for len in (4..=32).step_by(2) {
-            check::<32>(len, &mut rng, &mut seconds);
+            check::<32>(len, &mut rng, (&mut seconds, &mut thirds));
         }
         assert!(
             seconds > 1000,
             "{seconds} sowings ended by their second lap"
         );
+        assert!(thirds > 1000, "{thirds} sowings ended by their third lap");
     }
 
     /// Both ways of listing a position's undecided holes list each set

@@ -16,10 +16,11 @@
 //! 2x6 positions: 38 ns a position against 58 ns for the same laps followed
 //! hole by hole.
 //!
-//! In the AVX2 build only the holes whose sowing goes past its second lap
-//! get lanes: the first two laps of every hole of a position are looked up
-//! at once, two positions an instruction (`first_lap.rs`), and end four in
-//! five sowings of random II 2x12 positions (3.2 and 1.2 of 5.6). The others are listed (eight at a
+//! In the AVX2 build only the holes whose sowing goes past the laps looked
+//! up get lanes: the first two laps of every hole of a position (three in
+//! II and III) are looked up at once, two positions an instruction
+//! (`first_lap.rs`), and end nine sowings in ten of random II 2x12
+//! positions (3.2, 1.2 and 0.55 of 5.6). The others are listed (eight at a
 //! time), and their lanes start after their second lap, or after their
 //! first where a hand reaches the board's length. A lane that leaves the
 //! rounds has its sowing ended; one still going after [`FAST_LAPS`] laps
