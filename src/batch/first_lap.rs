@@ -95,7 +95,7 @@ pub(super) fn first_laps(
         let short3 = held + 1 < len;
         let last3 = wrap((last2 + held + 1) & 63);
         let from_start = wrap((last3 + len - from) & 63);
-        let from_last = wrap((last3 + len - last) & 63);
+        let from_last = wrap((last3 + len).wrapping_sub(last) & 63);
         let dropped1 = (from_start != 0) & (from_start <= seeds);
         let dropped2 = (from_last != 0) & (from_last <= before + 1);
         let held3 = match (from_last, from_start) {
