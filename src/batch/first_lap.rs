@@ -89,8 +89,6 @@ pub(super) fn first_laps(
         let taken = en_passant & dropped & (seen == 3);
         let held = (seen + usize::from(dropped)) * usize::from((passed != 0) & !taken);
         let ends2 = short & short2 & ((held == 0) | (held == 3));
-        ended |= u32::from(ends | ends2) << k;
-        undecided |= u32::from(sown & !ends & !ends2) << k;
         // The third lap: `held + 1` seeds from `last2`.
         let short3 = held + 1 < len;
         let last3 = wrap((last2 + held + 1) & 63);
@@ -105,8 +103,9 @@ pub(super) fn first_laps(
         };
         let followed = short & !ends & short2 & !ends2;
         let ends3 = !en_passant & followed & short3 & ((held3 == 0) | (held3 == 3));
-        ended |= u32::from(ends3) << k;
-        undecided &= !(u32::from(ends3) << k);
+        let ends = ends | ends2 | ends3;
+        ended |= u32::from(ends) << k;
+        undecided |= u32::from(sown & !ends) << k;
         *second = (held as u8 + 1) * u8::from(followed & !ends3);
     }
     FirstLaps {
@@ -190,8 +189,8 @@ pub(super) unsafe fn first_laps_avx2<const N: usize>(
     );
     let held = _mm256_andnot_si256(_mm256_or_si256(from, taken), held);
     let short2 = at_most(before, splat(len.saturating_sub(2)));
-    let ends2 = _mm256_and_si256(_mm256_and_si256(short, short2), zero_or_three(held));
     let both_short = _mm256_and_si256(short, short2);
+    let ends2 = _mm256_and_si256(both_short, zero_or_three(held));
     let followed = _mm256_andnot_si256(_mm256_or_si256(ends, ends2), both_short);
     let hand3 = _mm256_add_epi8(held, splat(1));
     // The third lap (none in Hoyito I).

@@ -26,9 +26,10 @@
 //! rounds has its sowing ended; one still going after [`FAST_LAPS`] laps
 //! is decided by `long_sowing.rs`. The baseline build lists every
 //! non-empty hole. Measured on random positions (steady state, medians of
-//! five paired runs), the step of the build before the lookup against
-//! this one: II 2x12 11.2 M against 16.9 M plies a second, II 2x6 11.8 M
-//! against 14.3 M.
+//! five paired runs), the step before the lookup against the step with
+//! the two-lap lookup: II 2x12 11.2 M against 16.9 M plies a second, II
+//! 2x6 11.8 M against 14.3 M; two positions an instruction and the third
+//! lap then made it 1.08x (II 2x12) and 1.06x (II 2x6).
 //!
 //! A lane's board is one vector of bytes ([`Bytes`]): 16 for boards of up
 //! to 2x8, 32 beyond. A lap is a few table loads and an addition of whole
